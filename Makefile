@@ -1,0 +1,69 @@
+# deferred-unwind: build the patched 6.12 kernel and perf, boot them in QEMU, test.
+# `make help` lists the targets and settings.
+
+# The Debian linux-source-6.12 version the series is based on (the one place it is kept).
+LINUX_SOURCE_VERSION := 6.12.117-1~deb12u1
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+TREE := $(BUILD)/linux
+# Kernel flavours `make check` runs the suite on: default, debug, or both.
+FLAVOURS ?= default
+# Only tests whose names match this extended regexp (default: all).
+TESTS ?=
+export TESTS
+
+TEST_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
+	-Wall -Wextra -Werror
+TEST_SRCS := $(wildcard tests/prog/*.c)
+TEST_BINS := $(patsubst tests/prog/%.c,$(BUILD)/tests/%,$(TEST_SRCS)) \
+	$(patsubst tests/prog/%.c,$(BUILD)/tests/%-32,$(TEST_SRCS))
+
+.PHONY: help deps tree export kernel kernel-debug perf tests check demo clean
+
+help:
+	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
+	@echo 'make demo     record a known call chain in the VM and show perf script/report'
+	@echo 'make tree     prepare build/linux (base + patches/series); RESET=1 re-applies'
+	@echo 'make export   write build/linux commits base..HEAD back to patches/'
+	@echo 'make kernel | kernel-debug | perf | tests    build one part'
+	@echo 'Settings: FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
+	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds'
+
+deps:
+	@scripts/deps.sh $(LINUX_SOURCE_VERSION)
+
+tree: deps
+	@scripts/tree.sh $(if $(RESET),--reset)
+
+export:
+	@scripts/export.sh
+
+kernel: tree
+	@scripts/build-kernel.sh default
+
+kernel-debug: tree
+	@scripts/build-kernel.sh debug
+
+perf: tree
+	@scripts/build-perf.sh
+
+tests: $(TEST_BINS)
+
+$(BUILD)/tests/%: tests/prog/%.c tests/prog/util.h
+	@mkdir -p $(@D)
+	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
+
+$(BUILD)/tests/%-32: tests/prog/%.c tests/prog/util.h
+	@mkdir -p $(@D)
+	gcc -m32 $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
+
+check: tree perf tests
+	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
+	@scripts/check.sh $(FLAVOURS)
+
+demo: kernel perf tests
+	@scripts/demo.sh
+
+clean:
+	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-*

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Guest side of the demo (see demo.sh). Uses deferred callchains when perf and the
+# kernel have them, immediate frame-pointer callchains otherwise.
+perf=$TOP/build/perf/perf
+prog=$TOP/build/tests/chain
+mode=fp
+if "$perf" record --call-graph fp,defer -e cpu-clock -o /tmp/probe.data true >/dev/null 2>&1 &&
+	"$perf" evlist -v -i /tmp/probe.data 2>/dev/null | grep -q defer_callchain; then
+	mode=fp,defer
+fi
+echo "=== perf record -e cpu-clock -F 1000 --call-graph $mode $prog 300"
+"$perf" record -e cpu-clock -F 1000 --call-graph "$mode" -o /tmp/perf.data "$prog" 300
+echo
+echo "=== perf script (first samples taken in the kernel)"
+"$perf" script -i /tmp/perf.data -F comm,tid,time,ip,sym,dso | awk '
+	/^[^ \t]/ { hdr = $0; n = 0; k = 0; next }
+	/^[ \t]*$/ { if (k && shown < 3) { print hdr; for (i = 1; i <= n; i++) print l[i]; print ""; shown++ } next }
+	{ l[++n] = $0; if ($1 ~ /^ffff/) k = 1 }'
+echo "=== perf report --stdio --no-children (top of the tree)"
+"$perf" report -i /tmp/perf.data --stdio --no-children --percent-limit 5 2>/dev/null | head -60

@@ -1,0 +1,7 @@
+#!/bin/bash
+# The demo: boot the default kernel and, in the guest, record the known call chain
+# main -> a -> b -> c -> read(2) with perf, then show perf script and perf report.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/demo
+"$top/scripts/vm.sh" -o "$out" -t 600 -- env TOP="$top" sh "$top/scripts/demo-guest.sh"

@@ -1,0 +1,27 @@
+#!/bin/sh
+# PID 1 of the test guest. The root is the host's, read-only over 9p: give the guest
+# its own /proc, /sys, /dev, tracefs, debugfs and scratch tmpfs, mount the rw results
+# share (du.out= on the command line) at the same path, run the command the host
+# wrote to OUT/cmd with OUT as its working area, store its exit status and power off.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmp /dev/shm
+for d in /tmp /run /var/tmp /root; do mount -t tmpfs tmp "$d"; done
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t debugfs debugfs /sys/kernel/debug
+out=$(sed -n 's/.*du\.out=\([^ ]*\).*/\1/p' /proc/cmdline)
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out "$out"
+export HOME=/root TMPDIR=/tmp GUEST_OUT="$out"
+hostname guest
+ulimit -c 0
+cd /tmp
+echo "guest-init: running $(cat "$out/cmd")"
+eval "$(cat "$out/cmd")" < /dev/null
+echo $? > "$out/rc"
+sync
+echo "guest-init: done, rc=$(cat "$out/rc")"
+exec busybox reboot -f

@@ -1,0 +1,57 @@
+#!/bin/bash
+# Boot a kernel in QEMU with the host root shared read-only over 9p, run one command in
+# the guest, and bring back its output. Exit status: the command's, 124 on time-out.
+# Usage: vm.sh [-k BZIMAGE] [-o OUTDIR] [-t SECONDS] [-m MEM] [-c CPUS] [-a ACCEL] [-i] -- CMD...
+#   OUTDIR (rw 9p share, same path in the guest) gets console.log, rc and whatever CMD writes.
+#   -i runs QEMU with -icount (deterministic guest time, one vCPU) for benchmarks.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel=$top/build/kernel-default/arch/x86/boot/bzImage
+out=$top/build/vm
+timeout=${VM_TIMEOUT:-900} mem=${VM_MEM:-2G} cpus=${VM_CPUS:-2} accel=${VM_ACCEL:-auto} icount=
+while getopts k:o:t:m:c:a:i opt; do
+	case $opt in
+	k) kernel=$OPTARG ;; o) out=$OPTARG ;; t) timeout=$OPTARG ;; m) mem=$OPTARG ;;
+	c) cpus=$OPTARG ;; a) accel=$OPTARG ;; i) icount=1 ;; *) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: vm.sh [options] -- CMD..." >&2; exit 2; }
+[ -f "$kernel" ] || { echo "vm: no kernel $kernel" >&2; exit 1; }
+mkdir -p "$out"; out=$(cd "$out" && pwd)
+rm -f "$out/rc" "$out/console.log"
+printf '%q ' "$@" > "$out/cmd"
+
+if [ "$accel" = auto ]; then
+	accel=$("$top/scripts/kvm-probe.sh" "$kernel")
+fi
+cpu=max
+if [ -n "$icount" ]; then
+	accel=tcg cpus=1
+	icount=(-icount shift=0,sleep=off)
+else
+	icount=()
+fi
+[ "$accel" = kvm ] && cpu=host
+
+append="console=ttyS0 panic=-1 oops=panic tsc=reliable no_hash_pointers loglevel=6"
+append+=" root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro"
+append+=" init=$top/scripts/guest-init.sh du.out=$out"
+
+echo "vm: booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") ($accel, $cpus cpu, $mem) for: $*"
+set +e
+timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -nodefaults -no-reboot -nographic \
+	-accel "$accel" -cpu "$cpu" -smp "$cpus" -m "$mem" "${icount[@]}" \
+	-kernel "$kernel" -append "$append" \
+	-serial "file:$out/console.log" -monitor none \
+	-device virtio-rng-pci \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs local,path="$out",mount_tag=out,security_model=none,multidevs=remap
+qrc=$?
+set -e
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	echo "vm: guest did not finish within ${timeout}s (console: $out/console.log)" >&2
+	exit 124
+fi
+[ -f "$out/rc" ] || { echo "vm: guest ended without a result (qemu $qrc; console: $out/console.log)" >&2; exit 125; }
+exit "$(cat "$out/rc")"

@@ -1,0 +1,2 @@
+# deferred unwinder, test interface: cache (64-bit)
+exec "$BIN/udt" cache

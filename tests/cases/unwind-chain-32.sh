@@ -1,0 +1,2 @@
+# deferred unwinder, test interface: chain (32-bit compat task)
+exec "$BIN/udt-32" chain

@@ -1,0 +1,2 @@
+# deferred unwinder, test interface: chain (64-bit)
+exec "$BIN/udt" chain

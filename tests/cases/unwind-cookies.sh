@@ -1,0 +1,2 @@
+# deferred unwinder, test interface: cookies (64-bit)
+exec "$BIN/udt" cookies

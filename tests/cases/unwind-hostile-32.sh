@@ -1,0 +1,2 @@
+# deferred unwinder, test interface: hostile (32-bit compat task)
+exec "$BIN/udt-32" hostile

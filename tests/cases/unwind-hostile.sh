@@ -1,0 +1,2 @@
+# deferred unwinder, test interface: hostile (64-bit)
+exec "$BIN/udt" hostile

@@ -1,0 +1,2 @@
+# deferred unwinder, test interface: storm (64-bit)
+exec "$BIN/udt" storm

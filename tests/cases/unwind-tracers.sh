@@ -1,0 +1,2 @@
+# deferred unwinder, test interface: tracers (64-bit)
+exec "$BIN/udt" tracers

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The known call chain: main -> a -> b -> c -> read(2) of /dev/zero, issued by a raw
+ * system call instruction inside c so that c is the innermost user frame.
+ * Usage: chain [ITERATIONS [BYTES]]
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include "util.h"
+
+static char buf[4 << 20];
+static int fd;
+static long bytes = 1 << 20;
+
+NOINLINE void c(void)
+{
+	raw_syscall3(SYS_read, fd, (long)buf, bytes);
+	barrier();
+}
+
+NOINLINE void b(void)
+{
+	c();
+	barrier();
+}
+
+NOINLINE void a(void)
+{
+	b();
+	barrier();
+}
+
+int main(int argc, char **argv)
+{
+	long i, n = argc > 1 ? atol(argv[1]) : 1000;
+
+	if (argc > 2)
+		bytes = atol(argv[2]);
+	if (bytes > (long)sizeof(buf))
+		bytes = sizeof(buf);
+	fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		a();
+	return 0;
+}

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest tests of deferred perf callchains with raw perf_event_open (no perf tool).
+ * Usage: pdefer chain|long|cpuwide|inherit|plain|einval|teardown
+ * Exits 0 when every check held, 1 otherwise; the last line says why.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "util.h"
+
+/* The ABI (include/uapi/linux/perf_event.h), spelled out for older headers */
+#define ATTR_DEFER_CALLCHAIN	(1ULL << 38)
+#define ATTR_DEFER_OUTPUT	(1ULL << 39)
+#define CONTEXT_USER_DEFERRED	((uint64_t)-640)
+#define RECORD_CALLCHAIN_DEFERRED 22
+#define ATTR_INHERIT		(1ULL << 1)
+
+#define DATA_PAGES	2048
+#define MAX_SAMPLES	200000
+#define MAX_RECORDS	50000
+
+struct sample {
+	uint32_t tid;
+	uint64_t cookie;	/* 0: no deferred marker */
+	int kernel;		/* has kernel frames */
+	int user_frames;	/* immediate user frames */
+	uint64_t first_user;	/* first immediate user frame */
+	long pos;		/* index in the buffer */
+};
+
+struct record {
+	uint32_t tid;
+	uint64_t cookie, nr, ips[8];
+	long pos;
+};
+
+static struct sample samples[MAX_SAMPLES];
+static struct record records[MAX_RECORDS];
+static int nsamples, nrecords, nlost, failures;
+static const char *test;
+static char buf[8 << 20];
+static int zero_fd;
+static long read_bytes = 1 << 20;
+
+#define check(cond, ...) do {						\
+	if (!(cond)) {							\
+		failures++;						\
+		printf("FAIL %s: ", test);				\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+NOINLINE void c(void)
+{
+	raw_syscall3(SYS_read, zero_fd, (long)buf, read_bytes);
+	barrier();
+}
+
+NOINLINE void b(void)
+{
+	c();
+	barrier();
+}
+
+NOINLINE void a(void)
+{
+	b();
+	barrier();
+}
+
+static const char *sym(uint64_t ip)
+{
+	Dl_info info;
+
+	if (dladdr((void *)(uintptr_t)ip, &info) && info.dli_sname)
+		return info.dli_sname;
+	return "?";
+}
+
+static int open_event(pid_t pid, int cpu, uint64_t flags, int group)
+{
+	struct perf_event_attr attr;
+	uint64_t *bits;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = 200000;	/* 200 us */
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+	attr.sample_id_all = 1;
+	attr.disabled = 1;
+	attr.exclude_hv = 1;
+	/* the flags word follows read_format */
+	bits = (uint64_t *)((char *)&attr.read_format + sizeof(attr.read_format));
+	*bits |= flags;
+	return syscall(SYS_perf_event_open, &attr, pid, cpu, group, 0);
+}
+
+static void *map_buffer(int fd)
+{
+	void *p = mmap(NULL, (DATA_PAGES + 1) * 4096L, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED) {
+		printf("FAIL: mmap: %s\n", strerror(errno));
+		exit(1);
+	}
+	return p;
+}
+
+/* Parse the records in the buffer into samples[] and records[]. */
+static void parse_buffer(void *base)
+{
+	struct perf_event_mmap_page *pg = base;
+	char *data = (char *)base + 4096;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), off = pg->data_tail;
+	static char rec[65536];
+	long pos = 0;
+
+	check(head - off < DATA_PAGES * 4096UL, "buffer wrapped");
+	while (off < head) {
+		struct perf_event_header *h = (void *)&data[off % (DATA_PAGES * 4096UL)];
+		uint64_t *p, i, nr;
+		size_t j;
+
+		for (j = 0; j < h->size; j++)
+			rec[j] = data[(off + j) % (DATA_PAGES * 4096UL)];
+		h = (void *)rec;
+		p = (uint64_t *)(h + 1);
+		if (h->type == PERF_RECORD_SAMPLE && nsamples < MAX_SAMPLES) {
+			struct sample *s = &samples[nsamples++];
+
+			memset(s, 0, sizeof(*s));
+			s->tid = p[1] >> 32;
+			nr = p[3];
+			s->pos = pos;
+			for (i = 0; i < nr; i++) {
+				uint64_t ip = p[4 + i];
+
+				if (ip == PERF_CONTEXT_KERNEL)
+					s->kernel = 1;
+				if (ip == CONTEXT_USER_DEFERRED && i + 2 == nr)
+					s->cookie = p[4 + i + 1];
+				if (ip == PERF_CONTEXT_USER && i + 1 < nr) {
+					s->user_frames = nr - i - 1;
+					s->first_user = p[4 + i + 1];
+				}
+			}
+		} else if (h->type == RECORD_CALLCHAIN_DEFERRED && nrecords < MAX_RECORDS) {
+			struct record *r = &records[nrecords++];
+
+			check(h->misc == PERF_RECORD_MISC_USER, "record misc %x", h->misc);
+			r->cookie = p[0];
+			r->nr = p[1];
+			for (i = 0; i < r->nr && i < 8; i++)
+				r->ips[i] = p[2 + i];
+			r->tid = p[2 + r->nr] >> 32;	/* sample_id: pid, tid */
+			r->pos = pos;
+			check(h->size == sizeof(*h) + 16 + 8 * r->nr + 16, "record size %u for nr %lu",
+			      h->size, (unsigned long)r->nr);
+		} else if (h->type == PERF_RECORD_LOST) {
+			nlost++;
+		}
+		off += h->size;
+		pos++;
+	}
+	pg->data_tail = head;
+}
+
+/* Every sample with a cookie has exactly one record of its tid and cookie,
+ * after it and before any sample of that tid with another cookie. */
+static int check_pairing(void)
+{
+	int i, j, deferred = 0;
+
+	for (i = 0; i < nsamples; i++) {
+		struct sample *s = &samples[i];
+		int found = 0, at = -1;
+
+		if (!s->cookie)
+			continue;
+		deferred++;
+		for (j = 0; j < nrecords; j++) {
+			if (records[j].tid == s->tid && records[j].cookie == s->cookie) {
+				found++;
+				at = j;
+			}
+		}
+		check(found == 1, "sample %d (tid %u cookie %lx): %d records", i, s->tid,
+		      (unsigned long)s->cookie, found);
+		if (found != 1)
+			continue;
+		check(records[at].pos > s->pos, "record of cookie %lx before its sample",
+		      (unsigned long)s->cookie);
+		for (j = i + 1; j < nsamples; j++) {
+			if (samples[j].tid == s->tid && samples[j].cookie &&
+			    samples[j].cookie != s->cookie) {
+				check(records[at].pos < samples[j].pos,
+				      "record of cookie %lx after a sample of a later entry",
+				      (unsigned long)s->cookie);
+				break;
+			}
+		}
+	}
+	return deferred;
+}
+
+static void check_chain(struct record *r)
+{
+	static const char *want[] = { "c", "b", "a", "main" };
+	unsigned int i;
+
+	check(r->nr >= 4, "record of %lu frames", (unsigned long)r->nr);
+	for (i = 0; i < 4 && i < r->nr; i++)
+		check(!strcmp(sym(r->ips[i]), want[i]), "frame %u: expected %s, got %s (%lx)", i,
+		      want[i], sym(r->ips[i]), (unsigned long)r->ips[i]);
+}
+
+static unsigned long read_unwinds(void)
+{
+	char text[256];
+	unsigned long n = 0;
+	int fd = open("/sys/kernel/debug/unwind_deferred_test/ctl", O_RDONLY);
+
+	if (fd >= 0) {
+		ssize_t len = read(fd, text, sizeof(text) - 1);
+
+		if (len > 0) {
+			text[len] = 0;
+			sscanf(text, "unwinds %lu", &n);
+		}
+		close(fd);
+	}
+	return n;
+}
+
+static void run_chain(int iterations)
+{
+	int i;
+
+	for (i = 0; i < iterations; i++)
+		a();
+}
+
+static int summary(const char *what)
+{
+	int i, kernel = 0, deferred = check_pairing();
+
+	for (i = 0; i < nsamples; i++)
+		kernel += samples[i].kernel;
+	printf("%s: %d samples, %d in kernel, %d deferred, %d records, %d lost\n", what,
+	       nsamples, kernel, deferred, nrecords, nlost);
+	check(!nlost, "%d records lost", nlost);
+	return deferred;
+}
+
+/* A task event with both bits on the process itself: samples of the chain. */
+static void test_chain(void)
+{
+	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT, -1), i, chains = 0;
+	void *rb;
+
+	check(fd >= 0, "perf_event_open: %s", strerror(errno));
+	if (fd < 0)
+		return;
+	rb = map_buffer(fd);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	run_chain(300);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	check(summary("chain") >= 20, "expected >= 20 deferred samples");
+	for (i = 0; i < nsamples; i++) {
+		if (samples[i].kernel && samples[i].tid == (uint32_t)gettid())
+			check(samples[i].cookie, "kernel sample %d without deferred marker", i);
+	}
+	for (i = 0; i < nrecords; i++) {
+		if (records[i].nr && !strcmp(sym(records[i].ips[0]), "c")) {
+			check_chain(&records[i]);
+			chains++;
+		}
+	}
+	check(chains >= 10, "expected >= 10 records starting at c, got %d", chains);
+	close(fd);
+}
+
+/* Many samples of two events in one long kernel entry: one record, one unwind. */
+static void test_long(void)
+{
+	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT, -1), i;
+	int fd2 = open_event(0, -1, ATTR_DEFER_CALLCHAIN, -1);
+	unsigned long before, after;
+	uint64_t cookie = 0;
+	int same = 0;
+	void *rb;
+
+	check(fd >= 0 && fd2 >= 0, "perf_event_open: %s", strerror(errno));
+	if (fd < 0 || fd2 < 0)
+		return;
+	rb = map_buffer(fd);
+	ioctl(fd2, PERF_EVENT_IOC_SET_OUTPUT, fd);
+	read_bytes = sizeof(buf);
+	before = read_unwinds();
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0);
+	a();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0);
+	after = read_unwinds();
+	parse_buffer(rb);
+	summary("long");
+	for (i = 0; i < nsamples; i++) {
+		if (samples[i].cookie && samples[i].kernel) {
+			if (!cookie)
+				cookie = samples[i].cookie;
+			same += samples[i].cookie == cookie;
+		}
+	}
+	check(same >= 4, "expected >= 4 samples (of 2 events) in one entry, got %d", same);
+	for (i = 0; i < nrecords && records[i].cookie != cookie; i++)
+		;
+	check(i < nrecords, "no record for the long entry");
+	if (i < nrecords)
+		check_chain(&records[i]);
+	/* entries seen: the read plus the ioctls' own small ones */
+	printf("unwinds %lu -> %lu, records %d\n", before, after, nrecords);
+	check(after - before == (unsigned long)nrecords,
+	      "expected one unwind per record (%d), got %lu", nrecords, after - before);
+	close(fd2);
+	close(fd);
+}
+
+/* CPU-wide event on CPU 0 with the workload pinned there. */
+static void test_cpuwide(void)
+{
+	int fd = open_event(-1, 0, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT, -1), i, mine = 0;
+	cpu_set_t set;
+	void *rb;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	check(fd >= 0, "perf_event_open: %s", strerror(errno));
+	if (fd < 0)
+		return;
+	rb = map_buffer(fd);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	run_chain(200);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	check(summary("cpuwide") >= 10, "expected >= 10 deferred samples");
+	for (i = 0; i < nrecords; i++) {
+		if (records[i].tid == (uint32_t)gettid() && records[i].nr &&
+		    !strcmp(sym(records[i].ips[0]), "c")) {
+			check_chain(&records[i]);
+			mine++;
+		}
+	}
+	check(mine >= 5, "expected >= 5 records of the chain, got %d", mine);
+	close(fd);
+}
+
+static void *chain_thread(void *arg)
+{
+	run_chain((long)arg);
+	return NULL;
+}
+
+/* Inherited event: threads and a forked child report into the parent's buffer. */
+static void test_inherit(void)
+{
+	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT | ATTR_INHERIT, -1);
+	uint32_t tids[64];
+	int ntids = 0, i, j, status;
+	pthread_t th[3];
+	pid_t pid;
+	void *rb;
+
+	check(fd >= 0, "perf_event_open inherit: %s", strerror(errno));
+	if (fd < 0)
+		return;
+	rb = map_buffer(fd);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 3; i++)
+		pthread_create(&th[i], NULL, chain_thread, (void *)100L);
+	pid = fork();
+	if (!pid) {
+		run_chain(100);
+		_exit(0);
+	}
+	run_chain(50);
+	for (i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	waitpid(pid, &status, 0);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	summary("inherit");
+	for (i = 0; i < nrecords; i++) {
+		for (j = 0; j < ntids && tids[j] != records[i].tid; j++)
+			;
+		if (j == ntids && ntids < 64 && records[i].nr && !strcmp(sym(records[i].ips[0]), "c"))
+			tids[ntids++] = records[i].tid;
+	}
+	printf("threads and processes with chain records: %d\n", ntids);
+	check(ntids >= 5, "expected chain records from 5 tasks (main, 3 threads, child), got %d",
+	      ntids);
+	close(fd);
+}
+
+/* Without defer_callchain: immediate callchains, no marker, no records. */
+static void test_plain(void)
+{
+	int fd = open_event(0, -1, ATTR_DEFER_OUTPUT, -1), i, full = 0;
+	void *rb;
+
+	check(fd >= 0, "perf_event_open: %s", strerror(errno));
+	if (fd < 0)
+		return;
+	rb = map_buffer(fd);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	run_chain(200);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	check(summary("plain") == 0, "deferred marker without defer_callchain");
+	check(nrecords == 0, "%d deferred records without defer_callchain", nrecords);
+	for (i = 0; i < nsamples; i++)
+		full += samples[i].kernel && samples[i].user_frames >= 4 &&
+			!strcmp(sym(samples[i].first_user), "c");
+	check(full >= 10, "expected >= 10 immediate kernel+user chains from c, got %d", full);
+	close(fd);
+}
+
+static void test_einval(void)
+{
+	struct perf_event_attr attr;
+	uint64_t *bits;
+	int fd;
+
+	fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN, -1);
+	check(fd >= 0, "defer_callchain with a callchain: %s", strerror(errno));
+	close(fd);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = 100000;
+	attr.sample_type = PERF_SAMPLE_IP;
+	bits = (uint64_t *)((char *)&attr.read_format + sizeof(attr.read_format));
+	*bits = ATTR_DEFER_CALLCHAIN;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1);
+	check(fd < 0 && errno == EINVAL, "defer_callchain without PERF_SAMPLE_CALLCHAIN: fd %d", fd);
+	attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	attr.exclude_callchain_user = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1);
+	check(fd < 0 && errno == EINVAL, "defer_callchain with exclude_callchain_user: fd %d", fd);
+	attr.exclude_callchain_user = 0;
+	*bits |= 1ULL << 40;	/* still reserved */
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1);
+	check(fd < 0 && errno == EINVAL, "reserved bit 40: fd %d", fd);
+	*bits = ATTR_DEFER_OUTPUT;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1);
+	check(fd >= 0, "defer_output alone: %s", strerror(errno));
+	close(fd);
+}
+
+/* Close events and exit tasks while callbacks are pending, in loops. */
+static void test_teardown(void)
+{
+	int i, status;
+
+	read_bytes = sizeof(buf);
+	for (i = 0; i < 60; i++) {
+		pid_t pid = fork();
+
+		if (!pid) {
+			int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT, -1);
+			pthread_t th;
+
+			if (fd < 0)
+				_exit(3);
+			map_buffer(fd);
+			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+			pthread_create(&th, NULL, chain_thread, (void *)1000L);
+			a();
+			if (i & 1)
+				close(fd);
+			if (i % 3 == 0)
+				syscall(SYS_exit_group, 0);	/* the thread dies in its read */
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+		check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d status %x", i, status);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; void (*fn)(void); } tests[] = {
+		{ "chain", test_chain }, { "long", test_long },
+		{ "cpuwide", test_cpuwide }, { "inherit", test_inherit }, { "plain", test_plain },
+		{ "einval", test_einval }, { "teardown", test_teardown },
+	};
+	unsigned int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test = argc > 1 ? argv[1] : "";
+	zero_fd = open("/dev/zero", O_RDONLY);
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (!strcmp(tests[i].name, test)) {
+			tests[i].fn();
+			if (failures) {
+				printf("FAIL: %d check(s) failed\n", failures);
+				return 1;
+			}
+			printf("ok: %s\n", test);
+			return 0;
+		}
+	}
+	printf("FAIL: unknown test '%s'\n", test);
+	return 2;
+}

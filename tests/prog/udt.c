@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest tests of the deferred user unwinder through its test interface
+ * (CONFIG_UNWIND_DEFERRED_TEST, /sys/kernel/debug/unwind_deferred_test/ctl).
+ * Usage: udt chain|cookies|cache|tracers|hostile|storm
+ * Prints what it checked; exits 0 when every check held, 1 otherwise, and
+ * the last line says what failed (expected vs got).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "util.h"
+
+#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
+#define MAX_IPS 64
+
+struct tracer {
+	int bit, ret, first_ret, same, pid;
+	unsigned long calls, nr;
+	unsigned long long req_cookie, cookie;
+	unsigned long ips[MAX_IPS];
+};
+
+struct state {
+	unsigned long unwinds, deferred;
+	struct tracer t[4];
+};
+
+static int ctl = -1;
+static int failures;
+static const char *cmd_now;
+
+#define check(cond, ...) do {						\
+	if (!(cond)) {							\
+		failures++;						\
+		printf("FAIL %s: ", cmd_now);				\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+/* A command for the test interface, written by a raw system call right here. */
+static long ctl_raw(const char *cmd)
+{
+	return raw_syscall3(SYS_write, ctl, (long)cmd, strlen(cmd));
+}
+
+static void ctl_cmd(const char *cmd)
+{
+	long ret = ctl_raw(cmd);
+
+	if (ret != (long)strlen(cmd)) {
+		printf("FAIL: '%s' returned %ld\n", cmd, ret);
+		exit(1);
+	}
+}
+
+static void read_state(struct state *s)
+{
+	static char buf[65536];
+	char *line, *p;
+	ssize_t len;
+	int n, off;
+
+	memset(s, 0, sizeof(*s));
+	len = pread(ctl, buf, sizeof(buf) - 1, 0);
+	if (len <= 0) {
+		printf("FAIL: cannot read %s\n", CTL);
+		exit(1);
+	}
+	buf[len] = 0;
+	sscanf(buf, "unwinds %lu deferred %lu", &s->unwinds, &s->deferred);
+	for (line = strtok_r(buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
+		struct tracer *t;
+		unsigned long i;
+
+		if (sscanf(line, "tracer %d", &n) != 1 || n < 0 || n > 3)
+			continue;
+		t = &s->t[n];
+		if (sscanf(line, "tracer %*d bit %d calls %lu ret %d first_ret %d req_cookie %llx same %d cookie %llx pid %d nr %lu%n",
+			   &t->bit, &t->calls, &t->ret, &t->first_ret, &t->req_cookie, &t->same,
+			   &t->cookie, &t->pid, &t->nr, &off) < 9)
+			continue;
+		line += off;
+		for (i = 0; i < t->nr && i < MAX_IPS; i++) {
+			if (sscanf(line, " %lx%n", &t->ips[i], &off) != 1)
+				break;
+			line += off;
+		}
+	}
+}
+
+static const char *sym(unsigned long ip)
+{
+	Dl_info info;
+
+	if (dladdr((void *)ip, &info) && info.dli_sname)
+		return info.dli_sname;
+	return "?";
+}
+
+/* The known chain: main -> a -> b -> c -> request from c's own syscall */
+static const char *chain_cmd = "request 1 1";
+
+NOINLINE void c(void)
+{
+	ctl_raw(chain_cmd);
+	barrier();
+}
+
+NOINLINE void b(void)
+{
+	c();
+	barrier();
+}
+
+NOINLINE void a(void)
+{
+	b();
+	barrier();
+}
+
+static void test_chain(void)
+{
+	static const char *want[] = { "c", "b", "a", "main" };
+	struct state s;
+	unsigned int i;
+
+	ctl_cmd("reset");
+	a();
+	read_state(&s);
+	check(s.t[0].calls == 1, "expected 1 callback, got %lu", s.t[0].calls);
+	check(s.t[0].pid == getpid(), "expected pid %d, got %d", getpid(), s.t[0].pid);
+	check(s.t[0].nr >= 4, "expected at least 4 frames, got %lu", s.t[0].nr);
+	for (i = 0; i < 4 && i < s.t[0].nr; i++) {
+		printf("frame %u: %lx %s\n", i, s.t[0].ips[i], sym(s.t[0].ips[i]));
+		check(!strcmp(sym(s.t[0].ips[i]), want[i]), "frame %u: expected %s, got %s",
+		      i, want[i], sym(s.t[0].ips[i]));
+	}
+	check(s.t[0].cookie == s.t[0].req_cookie && s.t[0].cookie,
+	      "callback cookie %llx, request cookie %llx", s.t[0].cookie, s.t[0].req_cookie);
+}
+
+static unsigned long long request_cookie(const char *cmd)
+{
+	struct state s;
+
+	ctl_cmd(cmd);
+	read_state(&s);
+	check(s.t[0].same, "cookies of one entry differ (%s)", cmd);
+	check(s.t[0].req_cookie, "cookie is 0");
+	check(s.t[0].cookie == s.t[0].req_cookie, "callback cookie %llx != request cookie %llx",
+	      s.t[0].cookie, s.t[0].req_cookie);
+	return s.t[0].req_cookie;
+}
+
+static unsigned long long cookie_on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return 0;
+	return request_cookie("request 3 5 1");
+}
+
+static void test_cookies(void)
+{
+	unsigned long long c1, c2, c3, c4, child;
+	int pipefd[2], status;
+	struct state s;
+	pid_t pid;
+
+	/* one entry: 5 requests per tracer from the syscall, 5 from the timer */
+	c1 = request_cookie("request 3 5 1");
+	read_state(&s);
+	check(s.t[1].same && s.t[1].req_cookie == c1, "tracers got different cookies %llx %llx",
+	      c1, s.t[1].req_cookie);
+	c2 = request_cookie("request 3 5 1");
+	check(c1 != c2, "two entries got the same cookie %llx", c1);
+
+	if (pipe(pipefd))
+		exit(1);
+	pid = fork();
+	if (!pid) {
+		child = request_cookie("request 1 1");
+		if (write(pipefd[1], &child, sizeof(child)) != sizeof(child))
+			_exit(2);
+		_exit(failures ? 1 : 0);
+	}
+	if (read(pipefd[0], &child, sizeof(child)) != sizeof(child))
+		child = 0;
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && !WEXITSTATUS(status), "child's checks failed");
+	check(child && child != c1 && child != c2, "child cookie %llx vs %llx %llx", child, c1, c2);
+
+	c3 = cookie_on_cpu(0);
+	c4 = cookie_on_cpu(sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0);
+	check(c3 && c4 && c3 != c4, "cookies on two CPUs: %llx %llx", c3, c4);
+	printf("cookies: %llx %llx child %llx cpu0 %llx cpu1 %llx\n", c1, c2, child, c3, c4);
+}
+
+static void test_cache(void)
+{
+	struct state before, after;
+
+	read_state(&before);
+	ctl_cmd("request 3 10 1");
+	read_state(&after);
+	printf("unwinds %lu -> %lu, deferred %lu -> %lu\n", before.unwinds, after.unwinds,
+	       before.deferred, after.deferred);
+	check(after.unwinds - before.unwinds == 1, "40 requests in one entry: expected 1 unwind, got %lu",
+	      after.unwinds - before.unwinds);
+	check(after.t[0].first_ret == 0 && after.t[0].ret == 1,
+	      "expected first request 0 and later ones 1, got %d and %d", after.t[0].first_ret,
+	      after.t[0].ret);
+}
+
+static void test_tracers(void)
+{
+	struct state s, s2;
+	unsigned long i;
+
+	ctl_cmd("reset");
+	ctl_cmd("request 3 2 1");
+	read_state(&s);
+	check(s.t[0].calls == 1 && s.t[1].calls == 1, "expected 1 call each, got %lu %lu",
+	      s.t[0].calls, s.t[1].calls);
+	check(s.t[0].cookie == s.t[1].cookie, "cookies %llx %llx", s.t[0].cookie, s.t[1].cookie);
+	check(s.t[0].nr == s.t[1].nr, "trace lengths %lu %lu", s.t[0].nr, s.t[1].nr);
+	for (i = 0; i < s.t[0].nr && i < MAX_IPS; i++)
+		check(s.t[0].ips[i] == s.t[1].ips[i], "frame %lu differs", i);
+
+	ctl_cmd("cancel 1");
+	ctl_cmd("request 3 1 1");
+	read_state(&s2);
+	check(s2.t[1].first_ret == -EINVAL && s2.t[1].ret == -EINVAL,
+	      "request of a cancelled tracer: expected %d, got %d", -EINVAL, s2.t[1].ret);
+	check(s2.t[1].calls == 1, "cancelled tracer called again (%lu calls)", s2.t[1].calls);
+	check(s2.t[0].calls == 2 && s2.t[0].first_ret == 0,
+	      "remaining tracer: expected 2 calls and ret 0, got %lu and %d", s2.t[0].calls,
+	      s2.t[0].first_ret);
+	ctl_cmd("init 1");
+	ctl_cmd("request 2 1");
+	read_state(&s2);
+	check(s2.t[1].calls == 2 && s2.t[1].first_ret == 0, "re-registered tracer: %lu calls, ret %d",
+	      s2.t[1].calls, s2.t[1].first_ret);
+}
+
+/* Enter the kernel with a chosen frame pointer: the request sees it as FP. */
+static NOINLINE long request_with_fp(unsigned long fp)
+{
+	static const char cmd[] = "request 1 1";
+	long ret;
+#ifdef __x86_64__
+	asm volatile("sub $128, %%rsp\n\tpush %%rbp\n\tmov %[fp], %%rbp\n\tsyscall\n\t"
+		     "pop %%rbp\n\tadd $128, %%rsp"	/* below the red zone */
+		     : "=a"(ret)
+		     : "a"((long)SYS_write), "D"((long)ctl), "S"(cmd), "d"(sizeof(cmd) - 1),
+		       [fp] "r"(fp)
+		     : "rcx", "r11", "memory");
+#else
+	asm volatile("push %%ebp\n\tmov %%esi, %%ebp\n\tint $0x80\n\tpop %%ebp"
+		     : "=a"(ret)
+		     : "a"((long)SYS_write), "b"((long)ctl), "c"(cmd), "d"(sizeof(cmd) - 1),
+		       "S"(fp)
+		     : "memory");
+#endif
+	return ret;
+}
+
+#define DEEP 10000
+
+static void hostile(const char *what, unsigned long fp, unsigned long min_nr, unsigned long max_nr)
+{
+	struct state s;
+	unsigned long i;
+
+	cmd_now = what;
+	ctl_cmd("reset");
+	request_with_fp(fp);
+	read_state(&s);
+	printf("%s: %lu frames\n", what, s.t[0].nr);
+	check(s.t[0].calls == 1, "expected 1 callback, got %lu", s.t[0].calls);
+	check(s.t[0].nr >= min_nr && s.t[0].nr <= max_nr, "expected %lu-%lu frames, got %lu",
+	      min_nr, max_nr, s.t[0].nr);
+	for (i = 0; i < s.t[0].nr && i < MAX_IPS; i++)
+		check(s.t[0].ips[i] < 0x800000000000UL, "kernel address %lx in frame %lu",
+		      s.t[0].ips[i], i);
+}
+
+static void test_hostile(void)
+{
+	/* fake frames live here, in this function's frame: above the SP */
+	static const unsigned long cache_max = (4096 - 8) / sizeof(long);
+	unsigned long frames[2 * DEEP + 2], cycle[2], i, ret = (unsigned long)b + 1;
+	char *unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	/* a frame pointing to itself */
+	cycle[0] = (unsigned long)cycle;
+	cycle[1] = ret;
+	hostile("cycle", (unsigned long)cycle, 2, 2);
+	hostile("kernel", sizeof(long) == 8 ? 0xffffffff81000000UL : 0xc1000000UL, 1, 1);
+	hostile("unmapped", (unsigned long)unmapped, 1, 1);
+	hostile("misaligned", (unsigned long)cycle + 3, 1, 1);
+	hostile("null", 0, 1, 1);
+
+	/* 10000 frames deep: the walk stops at the cache's size */
+	for (i = 0; i < DEEP; i++) {
+		frames[2 * i] = (unsigned long)&frames[2 * i + 2];
+		frames[2 * i + 1] = ret;
+	}
+	frames[2 * DEEP] = 0;
+	frames[2 * DEEP + 1] = 0;
+	hostile("deep", (unsigned long)frames, cache_max - 8, cache_max);
+	cmd_now = "hostile";
+}
+
+/* Requests from threads and processes that fork, exec and exit meanwhile. */
+static void *storm_thread(void *arg)
+{
+	for (;;)
+		ctl_raw(arg);
+	return NULL;
+}
+
+static void test_storm(char *self)
+{
+	int i, j, status;
+
+	for (i = 0; i < 40; i++) {
+		pid_t pid = fork();
+
+		if (!pid) {
+			pthread_t th[4];
+
+			for (j = 0; j < 4; j++)
+				pthread_create(&th[j], NULL, storm_thread, j & 1 ? "request 3 3 1" : "request 1 1");
+			ctl_raw("request 3 2 1");
+			if (i % 3 == 0)
+				execl(self, self, "nothing", NULL);
+			if (i % 3 == 1 && fork() == 0)
+				_exit(0);
+			usleep(1000);
+			_exit(0);	/* kills the threads, maybe with requests pending */
+		}
+		waitpid(pid, &status, 0);
+		check(WIFEXITED(status) && !WEXITSTATUS(status), "storm child %d: status %x", i, status);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(cmd, "nothing"))
+		return 0;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ctl = open(CTL, O_RDWR);
+	if (ctl < 0) {
+		printf("SKIP: %s: %s\n", CTL, strerror(errno));
+		return 77;
+	}
+	/* tracers 0 and 1 for the tests; already registered is fine */
+	ctl_raw("init 0");
+	ctl_raw("init 1");
+	cmd_now = cmd;
+
+	if (!strcmp(cmd, "chain"))
+		test_chain();
+	else if (!strcmp(cmd, "cookies"))
+		test_cookies();
+	else if (!strcmp(cmd, "cache"))
+		test_cache();
+	else if (!strcmp(cmd, "tracers"))
+		test_tracers();
+	else if (!strcmp(cmd, "hostile"))
+		test_hostile();
+	else if (!strcmp(cmd, "storm"))
+		test_storm(argv[0]);
+	else {
+		printf("FAIL: unknown test '%s'\n", cmd);
+		return 2;
+	}
+	if (failures) {
+		printf("FAIL: %d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("ok: %s\n", cmd);
+	return 0;
+}

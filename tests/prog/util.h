@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the guest test programs (64-bit and -m32 builds). */
+#ifndef TESTS_UTIL_H
+#define TESTS_UTIL_H
+
+#define NOINLINE __attribute__((noinline))
+#define barrier() asm volatile("" ::: "memory")
+
+/* A system call issued right here, so the caller is the innermost user frame. */
+static inline long raw_syscall3(long nr, long a1, long a2, long a3)
+{
+	long ret;
+#ifdef __x86_64__
+	asm volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a1), "S"(a2), "d"(a3)
+		     : "rcx", "r11", "memory");
+#else
+	asm volatile("int $0x80" : "=a"(ret) : "a"(nr), "b"(a1), "c"(a2), "d"(a3)
+		     : "memory");
+#endif
+	return ret;
+}
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Guest test runner: runs every tests/cases/*.sh (or those matching $TESTS), one line per
+# test, then "N passed, N failed". Each test's output goes to $GUEST_OUT/tests/NAME.log.
+# A test passes with exit 0, is skipped with 77, fails otherwise; its last line says why.
+# Environment from the host: TOP (repository), BIN (test programs), PERF (perf binary).
+here=$(cd "$(dirname "$0")" && pwd)
+: "${TOP:=$(dirname "$here")}" "${BIN:=$TOP/build/tests}" "${PERF:=$TOP/build/perf/perf}"
+: "${GUEST_OUT:=/tmp}" "${TEST_TIMEOUT:=300}"
+export TOP BIN PERF GUEST_OUT
+logs=$GUEST_OUT/tests
+mkdir -p "$logs"
+: > "$GUEST_OUT/results"
+pass=0 fail=0 skip=0
+for t in "$here"/cases/*.sh; do
+	name=$(basename "$t" .sh)
+	if [ -n "${TESTS:-}" ] && ! echo "$name" | grep -qE "$TESTS"; then
+		continue
+	fi
+	work=$(mktemp -d /tmp/test.XXXXXX)
+	echo "guest: $name" > /dev/kmsg
+	(cd "$work" && exec timeout -k 5 "$TEST_TIMEOUT" sh "$t") > "$logs/$name.log" 2>&1
+	rc=$?
+	rm -rf "$work"
+	why=$(tail -n 1 "$logs/$name.log")
+	[ $rc -eq 124 ] && why="timed out after ${TEST_TIMEOUT}s"
+	case $rc in
+	0) line="PASS $name"; pass=$((pass + 1)) ;;
+	77) line="SKIP $name: $why"; skip=$((skip + 1)) ;;
+	*) line="FAIL $name: $why (log: $logs/$name.log)"; fail=$((fail + 1)) ;;
+	esac
+	echo "$line" | tee -a "$GUEST_OUT/results"
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

@@ -1,0 +1,1493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * User-space unit tests for the SFrame reader core
+ * (build/linux/kernel/unwind/sframe_reader.c, compiled in directly).
+ *
+ * Usage: test_sframe ELF...          run all tests; each ELF (built with
+ *                                     -Wa,--gsframe) is checked at every ip
+ *                                     of its text against objdump --sframe
+ *        test_sframe --seeds DIR ELF...   write a fuzz seed corpus and exit
+ *
+ * Prints "PASS name" or "FAIL name: why" per test, then "N passed, N failed".
+ * Every read of a section goes through mem_read(), which counts reads
+ * outside the section: any such read fails the test that made it.
+ */
+#include <linux/sframe_reader.h>
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_input.h"
+#include "sfbuild.h"
+#include "sfelf.h"
+
+/* ---------------------------------------------------------------------- */
+/* Reporting */
+
+static int n_pass, n_fail;
+static long oob_reads;		/* reads outside the section, since the last report */
+
+static const char *err_name(long e)
+{
+	static char buf[4][32];
+	static int next;
+
+	switch (e) {
+	case 0:
+		return "0";
+	case -EINVAL:
+		return "-EINVAL";
+	case -ENOENT:
+		return "-ENOENT";
+	case -EFAULT:
+		return "-EFAULT";
+	}
+	next = (next + 1) % 4;
+	snprintf(buf[next], sizeof(buf[next]), "%ld", e);
+	return buf[next];
+}
+
+static void report(const char *name, int ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void report(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok && oob_reads) {
+		printf("FAIL %s: %ld out-of-bounds read(s)\n", name, oob_reads);
+		n_fail++;
+	} else if (ok) {
+		printf("PASS %s\n", name);
+		n_pass++;
+	} else {
+		printf("FAIL %s: ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+		n_fail++;
+	}
+	oob_reads = 0;
+	fflush(stdout);
+}
+
+static void expect_ret(const char *name, long expected, long got)
+{
+	report(name, expected == got, "expected %s, got %s", err_name(expected), err_name(got));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Section memory and the read callback */
+
+struct mem {
+	unsigned long base;	/* address of buf[0] */
+	unsigned char *buf;	/* exactly len bytes, so ASan sees overruns too */
+	size_t len;
+	long reads;		/* calls so far */
+	long fail_at;		/* fail the call with this index; -1: never */
+	unsigned int scramble;	/* non-zero: PRNG state; change a byte after each read */
+};
+
+static unsigned int prng(unsigned int *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	return *state;
+}
+
+static int mem_read(void *ctx, unsigned long addr, void *dst, unsigned int len)
+{
+	struct mem *m = ctx;
+	long n = m->reads++;
+
+	if (addr < m->base || addr - m->base > m->len || len > m->len - (addr - m->base)) {
+		oob_reads++;
+		return -EFAULT;
+	}
+	if (n == m->fail_at)
+		return -EFAULT;
+	memcpy(dst, m->buf + (addr - m->base), len);
+	if (m->scramble && m->len)
+		m->buf[prng(&m->scramble) % m->len] = prng(&m->scramble) & 0xff;
+	return 0;
+}
+
+static struct mem *mem_new(unsigned long base, const unsigned char *bytes, size_t len)
+{
+	struct mem *m = calloc(1, sizeof(*m));
+
+	if (!m || !(m->buf = malloc(len ? len : 1))) {
+		perror("malloc");
+		exit(2);
+	}
+	memcpy(m->buf, bytes, len);
+	m->base = base;
+	m->len = len;
+	m->fail_at = -1;
+	return m;
+}
+
+static void mem_free(struct mem *m)
+{
+	free(m->buf);
+	free(m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Hand-built sections */
+
+#define SEC_BASE	0x500000UL	/* where hand-built sections live */
+#define TEXT_START	0x400000UL
+#define TEXT_END	0x480000UL
+#define IMG_MAX		(1 << 20)
+
+static struct sb_fde g_fdes[4096];
+static unsigned char g_img[IMG_MAX];
+
+/* init a section image at @base with the standard text range */
+static int init_at(struct sframe_section *sec, struct mem *m)
+{
+	return sframe_section_init(sec, m->base, m->base + m->len, TEXT_START, TEXT_END,
+				   mem_read, m);
+}
+
+/* init, then find @ip; the first error wins */
+static int find_img(const unsigned char *img, size_t len, unsigned long ip,
+		    struct sframe_frame *frame)
+{
+	struct mem *m = mem_new(SEC_BASE, img, len);
+	struct sframe_section sec;
+	int ret = init_at(&sec, m);
+
+	if (!ret)
+		ret = sframe_find(&sec, ip, frame, mem_read, m);
+	mem_free(m);
+	return ret;
+}
+
+static int validate_img(const unsigned char *img, size_t len)
+{
+	struct mem *m = mem_new(SEC_BASE, img, len);
+	struct sframe_section sec;
+	int ret = init_at(&sec, m);
+
+	if (!ret)
+		ret = sframe_section_validate(&sec, mem_read, m);
+	mem_free(m);
+	return ret;
+}
+
+/* One expected lookup: ret, and the frame if ret is 0 */
+struct probe {
+	unsigned long ip;
+	int ret;
+	int cfa;
+	int use_fp;
+	int fp;
+};
+
+/* A probe expecting -ENOENT */
+#define NO_FRAME(ip)	{ (ip), -ENOENT, 0, 0, 0 }
+
+#define F0	(TEXT_START + 0x100)	/* PCINC, 1-byte starts */
+#define F1	(TEXT_START + 0x200)	/* PCINC, 2-byte starts */
+#define F2	(TEXT_START + 0x1000)	/* PCMASK, block of 16 */
+#define F3	(TEXT_START + 0x2000)	/* PCINC, first FRE at 2, then outermost */
+
+/*
+ * The standard section: four functions with gaps between them.  For
+ * version 1 the PCMASK block size is implicitly 16.
+ */
+static struct sb_layout std_section_moved(int version, int flags, unsigned long base,
+					  int auxhdr_len, unsigned long shift)
+{
+	struct sb_section s;
+	struct sb_fde *f;
+
+	sb_init(&s, version, flags, g_fdes);
+	s.auxhdr_len = auxhdr_len;
+	f = sb_add_fde(&s, F0 + shift, 0x40, 0);
+	sb_add_fre(f, 0x0, 1, 8, 0);
+	sb_add_fre(f, 0x1, 1, 16, -16);
+	sb_add_fre(f, 0x4, 0, 16, -16);
+	sb_add_fre(f, 0x3f, 1, 8, 0);
+	f = sb_add_fde(&s, F1 + shift, 0x300, 1);
+	sb_add_fre(f, 0x0, 1, 8, 0);
+	sb_add_fre(f, 0x2, 1, 16, 0);
+	sb_add_fre(f, 0x120, 1, 5000, -300);
+	sb_add_fre(f, 0x2ff, 1, 8, 0);
+	f = sb_add_fde(&s, F2 + shift, 0x40, 0);
+	f->pcmask = 1;
+	f->rep_size = 16;
+	sb_add_fre(f, 0x0, 1, 8, 0);
+	sb_add_fre(f, 0xb, 1, 16, 0);
+	f = sb_add_fde(&s, F3 + shift, 0x10, 2);
+	sb_add_fre(f, 0x2, 1, 8, 0);
+	f->fres[f->nfres++] = (struct sb_fre){ .start = 0x8, .base_sp = 1 };
+	return sb_build(&s, base, g_img, IMG_MAX);
+}
+
+static struct sb_layout std_section(int version, int flags, unsigned long base,
+				    int auxhdr_len)
+{
+	return std_section_moved(version, flags, base, auxhdr_len, 0);
+}
+
+static const struct probe std_probes[] = {
+	NO_FRAME(TEXT_START),
+	NO_FRAME(F0 - 1),
+	{ F0, 0, 8, 0, 0 },
+	{ F0 + 1, 0, 16, 0, -16 },
+	{ F0 + 3, 0, 16, 0, -16 },
+	{ F0 + 4, 0, 16, 1, -16 },
+	{ F0 + 0x3e, 0, 16, 1, -16 },
+	{ F0 + 0x3f, 0, 8, 0, 0 },
+	NO_FRAME(F0 + 0x40),
+	NO_FRAME(F1 - 1),
+	{ F1, 0, 8, 0, 0 },
+	{ F1 + 1, 0, 8, 0, 0 },
+	{ F1 + 2, 0, 16, 0, 0 },
+	{ F1 + 0x11f, 0, 16, 0, 0 },
+	{ F1 + 0x120, 0, 5000, 0, -300 },
+	{ F1 + 0x2fe, 0, 5000, 0, -300 },
+	{ F1 + 0x2ff, 0, 8, 0, 0 },
+	NO_FRAME(F1 + 0x300),
+	{ F2, 0, 8, 0, 0 },
+	{ F2 + 0xa, 0, 8, 0, 0 },
+	{ F2 + 0xb, 0, 16, 0, 0 },
+	{ F2 + 0xf, 0, 16, 0, 0 },
+	{ F2 + 0x10, 0, 8, 0, 0 },
+	{ F2 + 0x2a, 0, 8, 0, 0 },
+	{ F2 + 0x2b, 0, 16, 0, 0 },
+	{ F2 + 0x3f, 0, 16, 0, 0 },
+	NO_FRAME(F2 + 0x40),
+	NO_FRAME(F3),
+	NO_FRAME(F3 + 1),
+	{ F3 + 2, 0, 8, 0, 0 },
+	{ F3 + 7, 0, 8, 0, 0 },
+	{ F3 + 0xf, 0, 0, 0, 0 },	/* outermost */
+	NO_FRAME(F3 + 0x10),
+	NO_FRAME(TEXT_END - 1),
+	NO_FRAME(TEXT_END),
+	NO_FRAME(TEXT_START - 1),
+	NO_FRAME(0),
+	NO_FRAME(ULONG_MAX),
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Does a lookup result match a probe?  Describe the mismatch in @why */
+static int probe_matches(const struct probe *p, int ret, const struct sframe_frame *f,
+			 char *why, size_t len)
+{
+	int outermost = p->ret == 0 && p->cfa == 0;
+
+	if (ret != p->ret) {
+		snprintf(why, len, "ip %#lx: expected %s, got %s", p->ip,
+			 err_name(p->ret), err_name(ret));
+		return 0;
+	}
+	if (ret)
+		return 1;
+	if (outermost && f->outermost && !f->cfa_off && !f->ra_off && !f->fp_off && !f->use_fp)
+		return 1;
+	if (!outermost && !f->outermost && f->cfa_off == p->cfa && f->use_fp == !!p->use_fp &&
+	    f->fp_off == p->fp && f->ra_off == -8)
+		return 1;
+	snprintf(why, len,
+		 "ip %#lx: expected cfa %s%+d fp %d%s, got cfa %s%+d fp %d ra %d%s",
+		 p->ip, p->use_fp ? "fp" : "sp", p->cfa, p->fp, outermost ? " outermost" : "",
+		 f->use_fp ? "fp" : "sp", f->cfa_off, f->fp_off, f->ra_off,
+		 f->outermost ? " outermost" : "");
+	return 0;
+}
+
+/* Check @probes on the image; @shift is added to every ip except 0 and ULONG_MAX */
+static void check_probes(const char *name, const unsigned char *img, size_t len,
+			 unsigned long base, unsigned long text_start, unsigned long text_end,
+			 const struct probe *probes, size_t n, unsigned long shift)
+{
+	struct mem *m = mem_new(base, img, len);
+	struct sframe_section sec;
+	char why[256] = "";
+	int ok, ret;
+
+	ret = sframe_section_init(&sec, base, base + len, text_start, text_end, mem_read, m);
+	ok = ret == 0;
+	if (!ok)
+		snprintf(why, sizeof(why), "init: %s", err_name(ret));
+	if (ok) {
+		ret = sframe_section_validate(&sec, mem_read, m);
+		ok = ret == 0;
+		if (!ok)
+			snprintf(why, sizeof(why), "validate: %s", err_name(ret));
+	}
+	for (size_t i = 0; ok && i < n; i++) {
+		struct probe p = probes[i];
+		struct sframe_frame f;
+
+		if (p.ip && p.ip != ULONG_MAX)
+			p.ip += shift;
+		ret = sframe_find(&sec, p.ip, &f, mem_read, m);
+		ok = probe_matches(&p, ret, &f, why, sizeof(why));
+	}
+	report(name, ok, "%s", why);
+	mem_free(m);
+}
+
+static void test_std_lookups(void)
+{
+	static const struct {
+		const char *name;
+		int version, flags, aux;
+		unsigned long base;
+	} v[] = {
+		{ "lookup_v1", 1, 0, 0, SEC_BASE },
+		{ "lookup_v1_frame_pointer_flag", 1, SB_FP, 0, SEC_BASE },
+		{ "lookup_v2_abs", 2, 0, 0, SEC_BASE },
+		{ "lookup_v2_pcrel", 2, SB_PCREL, 0, SEC_BASE },
+		{ "lookup_v2_pcrel_section_below_text", 2, SB_PCREL, 0, 0x100000 },
+		{ "lookup_v1_auxhdr", 1, 0, 7, SEC_BASE },
+		{ "lookup_v2_pcrel_auxhdr", 2, SB_PCREL, 255, SEC_BASE },
+	};
+	const unsigned long high = 0x7ffff0000000UL - TEXT_START;
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		struct sb_layout l = std_section(v[i].version, v[i].flags, v[i].base, v[i].aux);
+
+		check_probes(v[i].name, g_img, l.len, v[i].base, TEXT_START, TEXT_END,
+			     std_probes, ARRAY_SIZE(std_probes), 0);
+	}
+	/* The same sections loaded high: everything moves together */
+	for (int pcrel = 0; pcrel < 2; pcrel++) {
+		struct sb_layout l = std_section_moved(2, pcrel ? SB_PCREL : 0, SEC_BASE + high,
+						       0, high);
+
+		check_probes(pcrel ? "lookup_v2_pcrel_high" : "lookup_v2_abs_high", g_img, l.len,
+			     SEC_BASE + high, TEXT_START + high, TEXT_END + high,
+			     std_probes, ARRAY_SIZE(std_probes), high);
+	}
+}
+
+/* v2 PCMASK with a block size other than 16 */
+static void test_pcmask_rep_size(void)
+{
+	struct sb_section s;
+	struct sb_fde *f;
+	struct sb_layout l;
+	struct probe p[40];
+
+	sb_init(&s, 2, SB_PCREL, g_fdes);
+	f = sb_add_fde(&s, F0, 40, 0);
+	f->pcmask = 1;
+	f->rep_size = 10;
+	sb_add_fre(f, 0, 1, 8, 0);
+	sb_add_fre(f, 4, 1, 16, 0);
+	sb_add_fre(f, 7, 0, 24, -24);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	for (int i = 0; i < 40; i++) {
+		int o = i % 10;
+
+		p[i] = (struct probe){ F0 + i, 0, o < 4 ? 8 : o < 7 ? 16 : 24, o >= 7,
+				       o >= 7 ? -24 : 0 };
+	}
+	check_probes("v2_pcmask_rep_size_10", g_img, l.len, SEC_BASE, TEXT_START, TEXT_END,
+		     p, ARRAY_SIZE(p), 0);
+}
+
+/* 4-byte FRE starts and 1-, 2- and 4-byte offsets, negative ones included */
+static void test_wide_fields(void)
+{
+	static const struct probe p[] = {
+		{ F0, 0, 8, 0, 0 },
+		{ F0 + 0xffff, 0, 8, 0, 0 },
+		{ F0 + 0x10000, 0, 127, 1, -128 },
+		{ F0 + 0x10001, 0, 128, 1, -129 },
+		{ F0 + 0x10002, 0, 32767, 0, -32768 },
+		{ F0 + 0x10003, 0, 32768, 0, -32769 },
+		{ F0 + 0x10004, 0, 0x7fffffff, 1, -0x7fffffff - 1 },
+		{ F0 + 0x10005, 0, -16, 1, 0 },
+		{ F0 + 0x1ffff, 0, -16, 1, 0 },
+	};
+	struct sb_section s;
+	struct sb_fde *f;
+	struct sb_layout l;
+
+	sb_init(&s, 2, 0, g_fdes);
+	f = sb_add_fde(&s, F0, 0x20000, 2);
+	sb_add_fre(f, 0, 1, 8, 0);
+	sb_add_fre(f, 0x10000, 0, 127, -128);
+	sb_add_fre(f, 0x10001, 0, 128, -129);
+	sb_add_fre(f, 0x10002, 1, 32767, -32768);
+	sb_add_fre(f, 0x10003, 1, 32768, -32769);
+	sb_add_fre(f, 0x10004, 0, 0x7fffffff, -0x7fffffff - 1);
+	sb_add_fre(f, 0x10005, 0, -16, 0);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	check_probes("fre_4byte_starts_and_offset_sizes", g_img, l.len, SEC_BASE, TEXT_START,
+		     TEXT_END, p, ARRAY_SIZE(p), 0);
+}
+
+/* Build a section of @n adjacent 16-byte functions */
+static struct sb_layout many_fdes(int n, int version, int flags)
+{
+	struct sb_section s;
+
+	sb_init(&s, version, flags, g_fdes);
+	for (int i = 0; i < n; i++) {
+		struct sb_fde *f = sb_add_fde(&s, TEXT_START + 16UL * i, 16, 0);
+
+		sb_add_fre(f, 0, 1, 8, 0);
+		sb_add_fre(f, 1 + i % 15, 1, 16 + 8 * (i % 5), 0);
+	}
+	return sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+}
+
+/*
+ * Many FDEs with PC-relative starts: the raw func_start values decrease while
+ * the resolved addresses increase.  Every function must be found, with a
+ * logarithmic number of reads.
+ */
+static void test_many_fdes(void)
+{
+	const int n = 3000;
+	const long max_reads = 12 + 1 + 2 * 2;	/* ceil(log2(3001)), the FDE, 2 FREs */
+	char why[256] = "";
+	int ok = 1;
+
+	for (int pcrel = 0; pcrel < 2; pcrel++) {
+		struct sb_layout l = many_fdes(n, 2, pcrel ? SB_PCREL : 0);
+		struct mem *m = mem_new(SEC_BASE, g_img, l.len);
+		struct sframe_section sec;
+		long worst = 0;
+
+		ok = init_at(&sec, m) == 0 && sframe_section_validate(&sec, mem_read, m) == 0;
+		if (!ok)
+			snprintf(why, sizeof(why), "init or validate failed");
+		for (int i = 0; ok && i < n; i++) {
+			unsigned long start = TEXT_START + 16UL * i;
+			int k = 1 + i % 15;
+
+			for (int off = 0; ok && off < 16; off++) {
+				struct sframe_frame f;
+				int cfa = off < k ? 8 : 16 + 8 * (i % 5);
+				int ret;
+
+				m->reads = 0;
+				ret = sframe_find(&sec, start + off, &f, mem_read, m);
+				if (m->reads > worst)
+					worst = m->reads;
+				if (ret || f.cfa_off != cfa || f.use_fp || f.fp_off) {
+					ok = 0;
+					snprintf(why, sizeof(why), "pcrel %d ip %#lx: %s cfa %d", pcrel,
+						 start + off, err_name(ret), f.cfa_off);
+				}
+			}
+		}
+		if (ok && worst > max_reads) {
+			ok = 0;
+			snprintf(why, sizeof(why), "pcrel %d: %ld reads in one lookup (max %ld)",
+				 pcrel, worst, max_reads);
+		}
+		mem_free(m);
+		if (!ok)
+			break;
+	}
+	report("binary_search_3000_fdes_log_reads", ok, "%s", why);
+}
+
+/* Sections with no FDE, an FDE without FREs, an empty function */
+static void test_empty_things(void)
+{
+	struct sframe_frame fr;
+	struct sb_section s;
+	struct sb_fde *f;
+	struct sb_layout l;
+
+	sb_init(&s, 2, 0, g_fdes);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("no_fdes_validate", 0, validate_img(g_img, l.len));
+	expect_ret("no_fdes_find", -ENOENT, find_img(g_img, l.len, F0, &fr));
+
+	sb_init(&s, 2, 0, g_fdes);
+	sb_add_fde(&s, F0, 0x10, 0);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("fde_without_fres_validate", 0, validate_img(g_img, l.len));
+	expect_ret("fde_without_fres_find", -ENOENT, find_img(g_img, l.len, F0 + 1, &fr));
+
+	sb_init(&s, 2, 0, g_fdes);
+	sb_add_fde(&s, F0, 0, 0);
+	f = sb_add_fde(&s, F0 + 0x10, 0x10, 0);
+	sb_add_fre(f, 0, 1, 8, 0);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("func_size_0_validate", 0, validate_img(g_img, l.len));
+	expect_ret("func_size_0_find", -ENOENT, find_img(g_img, l.len, F0, &fr));
+	expect_ret("func_size_0_next_find", 0, find_img(g_img, l.len, F0 + 0x10, &fr));
+
+	sb_init(&s, 2, 0, g_fdes);
+	f = sb_add_fde(&s, F0, 0, 0);
+	sb_add_fre(f, 0, 1, 8, 0);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("func_size_0_with_fre_validate", -EINVAL, validate_img(g_img, l.len));
+	expect_ret("func_size_0_with_fre_find", -ENOENT, find_img(g_img, l.len, F0, &fr));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Hostile headers: sframe_section_init() must say -EINVAL */
+
+enum field { F_U8, F_U16, F_U32 };
+
+struct patch {
+	const char *name;
+	int version;
+	size_t off;		/* from the section start */
+	enum field type;
+	unsigned long value;
+};
+
+static void apply(unsigned char *img, size_t off, enum field type, unsigned long value)
+{
+	if (type == F_U8)
+		img[off] = value;
+	else if (type == F_U16)
+		sb_put16(img + off, value);
+	else
+		sb_put32(img + off, value);
+}
+
+static void test_bad_headers(void)
+{
+	/* Offsets of the std_section(2, 0, SEC_BASE, 0) layout are computed below */
+	struct sb_layout l2 = std_section(2, 0, SEC_BASE, 0);
+	size_t len = l2.len, fre_len = len - l2.fres;
+	const struct patch p[] = {
+		{ "bad_magic", 2, 0, F_U16, 0xdee3 },
+		{ "byte_swapped_magic", 2, 0, F_U16, 0xe2de },
+		{ "zero_magic", 2, 0, F_U16, 0 },
+		{ "version_0", 2, 2, F_U8, 0 },
+		{ "version_3", 2, 2, F_U8, 3 },
+		{ "version_255", 2, 2, F_U8, 255 },
+		{ "unknown_flag_0x8", 2, 3, F_U8, 0x9 },
+		{ "unknown_flag_0x80", 2, 3, F_U8, 0x81 },
+		{ "pcrel_flag_in_v1", 1, 3, F_U8, 0x5 },
+		{ "fdes_not_sorted_flag", 2, 3, F_U8, 0x0 },
+		{ "arch_aarch64_be", 2, 4, F_U8, 1 },
+		{ "arch_aarch64_le", 2, 4, F_U8, 2 },
+		{ "arch_unknown", 2, 4, F_U8, 4 },
+		{ "arch_0", 2, 4, F_U8, 0 },
+		{ "cfa_fixed_fp_offset_nonzero", 2, 5, F_U8, 0xf0 },
+		{ "ra_offset_0", 2, 6, F_U8, 0 },
+		{ "ra_offset_minus_16", 2, 6, F_U8, 0xf0 },
+		{ "ra_offset_plus_8", 2, 6, F_U8, 8 },
+		{ "auxhdr_beyond_end", 2, 7, F_U8, 255 },
+		{ "num_fdes_huge", 2, 8, F_U32, 0xffffffff },
+		{ "num_fdes_overflows_32bit", 2, 8, F_U32, 0x0ccccccd },
+		{ "num_fdes_one_too_many", 2, 8, F_U32, (len - SB_HDR_SIZE) / 20 + 1 },
+		{ "num_fres_more_than_fre_area", 2, 12, F_U32, fre_len / 2 + 1 },
+		{ "num_fres_huge", 2, 12, F_U32, 0xffffffff },
+		{ "fre_len_one_too_many", 2, 16, F_U32, fre_len + 1 },
+		{ "fre_len_huge", 2, 16, F_U32, 0xffffffff },
+		{ "fdeoff_outside", 2, 20, F_U32, len },
+		{ "fdeoff_huge", 2, 20, F_U32, 0xffffffff },
+		{ "fdeoff_fdes_cross_end", 2, 20, F_U32, len - SB_HDR_SIZE - 4 * 20 + 1 },
+		{ "freoff_outside", 2, 24, F_U32, len },
+		{ "freoff_huge", 2, 24, F_U32, 0xffffffff },
+		{ "freoff_area_crosses_end", 2, 24, F_U32, l2.fres - SB_HDR_SIZE + 1 },
+	};
+	struct sframe_section sec;
+	struct mem *m;
+
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++) {
+		struct sb_layout l = std_section(p[i].version, 0, SEC_BASE, 0);
+		char name[80];
+
+		apply(g_img, p[i].off, p[i].type, p[i].value);
+		snprintf(name, sizeof(name), "header_%s", p[i].name);
+		m = mem_new(SEC_BASE, g_img, l.len);
+		expect_ret(name, -EINVAL, init_at(&sec, m));
+		mem_free(m);
+	}
+
+	std_section(2, 0, SEC_BASE, 0);
+	m = mem_new(SEC_BASE, g_img, len);
+	expect_ret("header_section_shorter_than_header", -EINVAL,
+		   sframe_section_init(&sec, SEC_BASE, SEC_BASE + 27, TEXT_START, TEXT_END,
+				       mem_read, m));
+	expect_ret("header_end_before_start", -EINVAL,
+		   sframe_section_init(&sec, SEC_BASE, SEC_BASE - 1, TEXT_START, TEXT_END,
+				       mem_read, m));
+	expect_ret("header_empty_text_range", -EINVAL,
+		   sframe_section_init(&sec, SEC_BASE, SEC_BASE + len, TEXT_START, TEXT_START,
+				       mem_read, m));
+	expect_ret("header_valid_baseline", 0, init_at(&sec, m));
+	mem_free(m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Hostile FDEs and FREs: found by sframe_find() and sframe_section_validate() */
+
+/* Offset of field @field of FDE @i in a built image */
+static size_t fde_field(const struct sb_layout *l, int i, size_t field)
+{
+	return l->fdes + (size_t)i * l->fde_size + field;
+}
+
+static void check_find_and_validate(const char *name, const unsigned char *img, size_t len,
+				    unsigned long ip, int find_ret, int validate_ret)
+{
+	struct sframe_frame fr;
+	char n[96];
+
+	snprintf(n, sizeof(n), "%s_find", name);
+	expect_ret(n, find_ret, find_img(img, len, ip, &fr));
+	snprintf(n, sizeof(n), "%s_validate", name);
+	expect_ret(n, validate_ret, validate_img(img, len));
+}
+
+struct fde_patch {
+	const char *name;
+	int fde;		/* 0: F0, 2: F2 (PCMASK) */
+	size_t off;		/* field offset in the FDE */
+	enum field type;
+	unsigned long value;
+};
+
+static void test_bad_fdes(void)
+{
+	struct sb_layout l = std_section(2, 0, SEC_BASE, 0);
+	size_t fre_len = l.len - l.fres;
+	const struct fde_patch p[] = {
+		{ "fde_fre_off_outside", 0, 8, F_U32, fre_len + 1 },
+		{ "fde_fre_off_at_end", 0, 8, F_U32, fre_len },
+		{ "fde_fre_off_huge", 0, 8, F_U32, 0xffffffff },
+		{ "fde_num_fres_past_area", 0, 12, F_U32, fre_len / 2 + 1 },
+		{ "fde_num_fres_huge", 0, 12, F_U32, 0xffffffff },
+		{ "fde_fre_type_3", 0, 16, F_U8, 3 },
+		{ "fde_fre_type_15", 0, 16, F_U8, 15 },
+		{ "fde_pcmask_rep_size_0", 2, 17, F_U8, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++) {
+		l = std_section(2, 0, SEC_BASE, 0);
+		apply(g_img, fde_field(&l, p[i].fde, p[i].off), p[i].type, p[i].value);
+		check_find_and_validate(p[i].name, g_img, l.len, p[i].fde ? F2 + 1 : F0 + 1,
+					-EINVAL, -EINVAL);
+	}
+}
+
+enum fre_damage {
+	OFFSET_SIZE_3, COUNT_3, COUNT_15, STARTS_EQUAL, STARTS_DECREASING,
+	START_BEYOND_FUNCTION, FP_OFFSET_0, START_BEYOND_BLOCK,
+};
+
+/* Damage the FREs of @f; START_BEYOND_BLOCK only touches PCMASK FDEs */
+static void damage(struct sb_fde *f, enum fre_damage d)
+{
+	struct sb_fre *r = &f->fres[1];
+
+	switch (d) {
+	case OFFSET_SIZE_3:
+		r->size_code = 3;
+		break;
+	case COUNT_3:
+		r->count = 3;
+		break;
+	case COUNT_15:
+		r->count = 15;
+		break;
+	case STARTS_EQUAL:
+		r->start = f->fres[0].start;
+		break;
+	case STARTS_DECREASING:
+		if (f->nfres > 2) {
+			r->start = 5;
+			f->fres[2].start = 4;
+		}
+		break;
+	case START_BEYOND_FUNCTION:
+		f->fres[f->nfres - 1].start = f->size;
+		break;
+	case FP_OFFSET_0:
+		r->count = 2;
+		r->off[1] = 0;
+		break;
+	case START_BEYOND_BLOCK:
+		if (f->pcmask)
+			r->start = f->rep_size;
+		break;
+	}
+}
+
+/* A v2 section of F0 (PCINC) and F2 (PCMASK), both with damaged FREs */
+static struct sb_layout altered_f0(enum fre_damage d)
+{
+	struct sb_section s;
+	struct sb_fde *f;
+
+	sb_init(&s, 2, 0, g_fdes);
+	f = sb_add_fde(&s, F0, 0x40, 0);
+	sb_add_fre(f, 0x0, 1, 8, 0);
+	sb_add_fre(f, 0x1, 1, 16, -16);
+	sb_add_fre(f, 0x4, 0, 16, -16);
+	sb_add_fre(f, 0x3f, 1, 8, 0);
+	f = sb_add_fde(&s, F2, 0x40, 0);
+	f->pcmask = 1;
+	f->rep_size = 16;
+	sb_add_fre(f, 0x0, 1, 8, 0);
+	sb_add_fre(f, 0xb, 1, 16, 0);
+	damage(&g_fdes[0], d);
+	damage(&g_fdes[1], d);
+	return sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+}
+
+static void test_bad_fres(void)
+{
+	static const struct {
+		const char *name;
+		enum fre_damage d;
+		unsigned long ip;
+	} c[] = {
+		{ "fre_offset_size_3", OFFSET_SIZE_3, F0 + 0x3f },
+		{ "fre_3_offsets", COUNT_3, F0 + 0x3f },
+		{ "fre_15_offsets", COUNT_15, F0 + 0x3f },
+		{ "fre_starts_equal", STARTS_EQUAL, F0 + 0x3f },
+		{ "fre_starts_decreasing", STARTS_DECREASING, F0 + 0x3f },
+		{ "fre_start_beyond_function", START_BEYOND_FUNCTION, F0 + 0x3f },
+		{ "fre_fp_offset_0", FP_OFFSET_0, F0 + 0x3f },
+		{ "pcmask_fre_start_beyond_block", START_BEYOND_BLOCK, F2 + 0xc },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		struct sb_layout l = altered_f0(c[i].d);
+
+		check_find_and_validate(c[i].name, g_img, l.len, c[i].ip, -EINVAL, -EINVAL);
+	}
+}
+
+/* The last FRE's offsets run past the FRE area (and the section) */
+static void test_truncated_fre(void)
+{
+	struct sb_layout l = std_section(2, 0, SEC_BASE, 0);
+	size_t fre_len = l.len - l.fres;
+	struct sframe_frame fr;
+
+	sb_put32(g_img + 16, fre_len - 1);
+	check_find_and_validate("fre_runs_past_area", g_img, l.len - 1, F3 + 0xf, -EINVAL,
+				-EINVAL);
+	/* Only the damaged function is affected */
+	expect_ret("fre_runs_past_area_other_function_ok", 0,
+		   find_img(g_img, l.len - 1, F2 + 2, &fr));
+}
+
+/* func_start + func_size wraps around the address space */
+static void test_func_wraps(void)
+{
+	const unsigned long base = ULONG_MAX - 0xfff;
+	struct sb_section s;
+	struct sb_fde *f;
+	struct sb_layout l;
+	struct sframe_section sec;
+	struct sframe_frame fr;
+	struct mem *m;
+
+	sb_init(&s, 2, SB_PCREL, g_fdes);
+	f = sb_add_fde(&s, base - 0x100, 0xffffffff, 0);
+	sb_add_fre(f, 0, 1, 8, 0);
+	l = sb_build(&s, base, g_img, IMG_MAX);
+	m = mem_new(base, g_img, l.len);
+	expect_ret("func_wraps_init", 0,
+		   sframe_section_init(&sec, base, base + l.len, base - 0x1000, ULONG_MAX,
+				       mem_read, m));
+	expect_ret("func_wraps_find", -EINVAL, sframe_find(&sec, base - 0x100, &fr, mem_read, m));
+	expect_ret("func_wraps_validate", -EINVAL, sframe_section_validate(&sec, mem_read, m));
+	mem_free(m);
+}
+
+/* FDEs out of order, overlapping, or outside the text */
+static void test_bad_fde_order(void)
+{
+	struct sframe_frame fr;
+	struct sb_section s;
+	struct sb_fde *f;
+	struct sb_layout l;
+	int ok = 1, ret;
+
+	sb_init(&s, 2, SB_PCREL, g_fdes);
+	for (int i = 0; i < 9; i++) {
+		f = sb_add_fde(&s, TEXT_START + 0x100 * ((i * 5) % 9), 0x80, 0);
+		sb_add_fre(f, 0, 1, 8, 0);
+	}
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("unsorted_fdes_validate", -EINVAL, validate_img(g_img, l.len));
+	for (unsigned long ip = TEXT_START; ip < TEXT_START + 0x1000; ip += 8) {
+		ret = find_img(g_img, l.len, ip, &fr);
+		if (ret != 0 && ret != -ENOENT)
+			ok = 0;
+	}
+	report("unsorted_fdes_find_is_safe", ok, "find returned an unexpected error");
+
+	sb_init(&s, 2, 0, g_fdes);
+	f = sb_add_fde(&s, F0, 0x40, 0);
+	sb_add_fre(f, 0, 1, 8, 0);
+	f = sb_add_fde(&s, F0 + 0x3f, 0x40, 0);
+	sb_add_fre(f, 0, 1, 8, 0);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("overlapping_fdes_validate", -EINVAL, validate_img(g_img, l.len));
+
+	sb_init(&s, 2, 0, g_fdes);
+	f = sb_add_fde(&s, TEXT_END - 0x10, 0x20, 0);
+	sb_add_fre(f, 0, 1, 8, 0);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("fde_past_text_end_validate", -EINVAL, validate_img(g_img, l.len));
+	expect_ret("fde_past_text_end_find_inside", 0, find_img(g_img, l.len, TEXT_END - 1, &fr));
+	expect_ret("fde_past_text_end_find_outside", -ENOENT,
+		   find_img(g_img, l.len, TEXT_END + 1, &fr));
+
+	sb_init(&s, 2, 0, g_fdes);
+	f = sb_add_fde(&s, TEXT_START - 0x10, 0x20, 0);
+	sb_add_fre(f, 0, 1, 8, 0);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("fde_before_text_validate", -EINVAL, validate_img(g_img, l.len));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Robustness sweeps */
+
+static unsigned long sweep_ips[] = {
+	F0, F0 + 1, F0 + 4, F0 + 0x3f, F1, F1 + 2, F1 + 0x120, F1 + 0x2ff, F2, F2 + 0xb,
+	F2 + 0x1c, F2 + 0x3f, F3 + 2, F3 + 0xf, F0 - 1, F3 + 0x10, TEXT_START,
+};
+
+/*
+ * Run init, validate and every sweep ip; return 0 if all results are
+ * allowed: no read outside the section, known codes, and no -EINVAL from
+ * a lookup in a section that validated.
+ */
+static int run_all(const unsigned char *img, size_t len, char *why, size_t whylen)
+{
+	struct mem *m = mem_new(SEC_BASE, img, len);
+	struct sframe_section sec;
+	int ret, valid, bad = 0;
+
+	ret = init_at(&sec, m);
+	if (ret && ret != -EINVAL) {
+		snprintf(why, whylen, "init: %s", err_name(ret));
+		bad = 1;
+	}
+	if (!ret) {
+		valid = sframe_section_validate(&sec, mem_read, m);
+		if (valid && valid != -EINVAL) {
+			snprintf(why, whylen, "validate: %s", err_name(valid));
+			bad = 1;
+		}
+		for (size_t i = 0; !bad && i < ARRAY_SIZE(sweep_ips); i++) {
+			struct sframe_frame fr;
+
+			ret = sframe_find(&sec, sweep_ips[i], &fr, mem_read, m);
+			if ((ret && ret != -EINVAL && ret != -ENOENT) ||
+			    (!valid && ret == -EINVAL)) {
+				snprintf(why, whylen, "find %#lx: %s (validate %s)", sweep_ips[i],
+					 err_name(ret), err_name(valid));
+				bad = 1;
+			}
+		}
+	}
+	mem_free(m);
+	if (oob_reads && !bad) {
+		snprintf(why, whylen, "out-of-bounds read");
+		bad = 1;
+	}
+	return bad;
+}
+
+/* Every prefix of a valid section: init fails, nothing is read outside */
+static void test_truncations(void)
+{
+	static const struct { const char *name; int version, flags; } v[] = {
+		{ "truncate_every_length_v1", 1, 0 },
+		{ "truncate_every_length_v2", 2, 0 },
+		{ "truncate_every_length_v2_pcrel", 2, SB_PCREL },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		struct sb_layout l = std_section(v[i].version, v[i].flags, SEC_BASE, 0);
+		char why[128] = "";
+		int ok = 1;
+
+		for (size_t len = 0; ok && len < l.len; len++) {
+			struct sframe_section sec;
+			struct mem *m = mem_new(SEC_BASE, g_img, len);
+			int ret = init_at(&sec, m);
+
+			mem_free(m);
+			if (ret != -EINVAL || oob_reads) {
+				ok = 0;
+				snprintf(why, sizeof(why), "length %zu: init %s", len, err_name(ret));
+			}
+		}
+		report(v[i].name, ok, "%s", why);
+	}
+}
+
+/* Shrink the FRE area one byte at a time (the header stays consistent) */
+static void test_fre_area_shrink(void)
+{
+	struct sb_layout l = std_section(2, 0, SEC_BASE, 0);
+	size_t full = l.len - l.fres;
+	char why[128] = "";
+	int ok = 1;
+
+	for (size_t fre_len = 0; ok && fre_len <= full; fre_len++) {
+		unsigned char img[1024];
+		size_t len = l.fres + fre_len;
+		int want = fre_len == full ? 0 : -EINVAL, got;
+
+		memcpy(img, g_img, len);
+		sb_put32(img + 12, 0);	/* num_fres: keep init from refusing early */
+		sb_put32(img + 16, fre_len);
+		if (run_all(img, len, why, sizeof(why))) {
+			ok = 0;
+			break;
+		}
+		got = validate_img(img, len);
+		if (got != want) {
+			ok = 0;
+			snprintf(why, sizeof(why), "fre_len %zu: validate expected %s, got %s",
+				 fre_len, err_name(want), err_name(got));
+		}
+	}
+	report("shrink_fre_area_every_length", ok, "%s", why);
+}
+
+/* Change every byte of valid sections to a few values */
+static void test_mutations(void)
+{
+	static const struct { const char *name; int version, flags; } v[] = {
+		{ "mutate_every_byte_v1", 1, 0 },
+		{ "mutate_every_byte_v2", 2, 0 },
+		{ "mutate_every_byte_v2_pcrel", 2, SB_PCREL },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		struct sb_layout l = std_section(v[i].version, v[i].flags, SEC_BASE, 0);
+		unsigned char orig[1024];
+		char why[160] = "";
+		int ok = 1;
+
+		memcpy(orig, g_img, l.len);
+		for (size_t pos = 0; ok && pos < l.len; pos++) {
+			const unsigned char b = orig[pos];
+			const unsigned char vals[] = { 0, 0xff, b ^ 1, b ^ 0x80, b + 1, b - 1, 0x7f };
+
+			for (size_t k = 0; ok && k < sizeof(vals); k++) {
+				char w[96] = "";
+
+				memcpy(g_img, orig, l.len);
+				g_img[pos] = vals[k];
+				if (run_all(g_img, l.len, w, sizeof(w))) {
+					ok = 0;
+					snprintf(why, sizeof(why), "byte %zu = %#x: %s", pos, vals[k], w);
+				}
+			}
+		}
+		report(v[i].name, ok, "%s", why);
+	}
+}
+
+/*
+ * Fail the n-th read of a lookup (@validate: of a validation), for every n:
+ * the result is -EFAULT until n is past the reads that succeed.
+ */
+static void check_read_faults(const char *name, const unsigned char *img, size_t len,
+			      int validate)
+{
+	struct sframe_section sec;
+	struct sframe_frame fr;
+	char why[128] = "";
+	int ok = 1, ret;
+
+	for (long n = 0; ok; n++) {
+		struct mem *m = mem_new(SEC_BASE, img, len);
+
+		ret = init_at(&sec, m);
+		if (ret) {
+			ok = 0;
+			snprintf(why, sizeof(why), "init: %s", err_name(ret));
+			mem_free(m);
+			break;
+		}
+		m->fail_at = n;
+		m->reads = 0;
+		if (validate)
+			ret = sframe_section_validate(&sec, mem_read, m);
+		else
+			ret = sframe_find(&sec, F1 + 0x2ff, &fr, mem_read, m);
+		if (!ret && n < m->reads) {
+			ok = 0;
+			snprintf(why, sizeof(why), "read %ld failed, yet success", n);
+		} else if (ret && ret != -EFAULT) {
+			ok = 0;
+			snprintf(why, sizeof(why), "read %ld failed: %s", n, err_name(ret));
+		}
+		mem_free(m);
+		if (!ret)
+			break;
+	}
+	report(name, ok, "%s", why);
+}
+
+static void test_read_faults(void)
+{
+	struct sb_layout l = std_section(2, SB_PCREL, SEC_BASE, 0);
+	struct sframe_section sec;
+	struct mem *m;
+
+	check_read_faults("read_fault_every_read_find", g_img, l.len, 0);
+	check_read_faults("read_fault_every_read_validate", g_img, l.len, 1);
+	m = mem_new(SEC_BASE, g_img, l.len);
+	m->fail_at = 0;
+	expect_ret("read_fault_init", -EFAULT, init_at(&sec, m));
+	mem_free(m);
+}
+
+/* The section changes after every read: results may be anything but safe */
+static void test_changing_section(void)
+{
+	char why[128] = "";
+	int ok = 1;
+
+	for (unsigned int seed = 1; ok && seed <= 2000; seed++) {
+		struct sb_layout l = std_section(1 + seed % 2, seed % 4 >= 2 ? SB_PCREL : 0,
+						 SEC_BASE, 0);
+		struct mem *m = mem_new(SEC_BASE, g_img, l.len);
+		struct sframe_section sec;
+		int ret, bad = 0;
+
+		m->scramble = seed * 2654435761u;
+		ret = init_at(&sec, m);
+		if (ret && ret != -EINVAL)
+			bad = 1;
+		if (!ret) {
+			ret = sframe_section_validate(&sec, mem_read, m);
+			bad |= ret && ret != -EINVAL;
+			for (size_t i = 0; i < ARRAY_SIZE(sweep_ips); i++) {
+				struct sframe_frame fr;
+
+				ret = sframe_find(&sec, sweep_ips[i], &fr, mem_read, m);
+				bad |= ret && ret != -EINVAL && ret != -ENOENT;
+			}
+		}
+		if (bad || oob_reads) {
+			ok = 0;
+			snprintf(why, sizeof(why), "seed %u: %s", seed, err_name(ret));
+		}
+		mem_free(m);
+	}
+	report("section_changes_under_us", ok, "%s", why);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Real sections from the toolchain, checked against objdump --sframe */
+
+struct drow {
+	unsigned long start;	/* from the function start */
+	int use_fp, cfa, fp;
+};
+
+struct dfde {
+	unsigned long pc, size;
+	int pcmask, nrows;
+	struct drow *rows;
+};
+
+struct dump {
+	long num_fdes;
+	int nfdes;
+	struct dfde *fdes;
+};
+
+static void dump_free(struct dump *d)
+{
+	for (int i = 0; i < d->nfdes; i++)
+		free(d->fdes[i].rows);
+	free(d->fdes);
+	memset(d, 0, sizeof(*d));
+}
+
+/* "sp+16", "fp-8" */
+static int parse_cfa(const char *s, struct drow *r)
+{
+	char *end;
+
+	if (strncmp(s, "sp", 2) && strncmp(s, "fp", 2))
+		return -1;
+	r->use_fp = s[0] == 'f';
+	r->cfa = strtol(s + 2, &end, 10);
+	return *end || end == s + 2 ? -1 : 0;
+}
+
+/* "u" or "c-16" */
+static int parse_fp(const char *s, struct drow *r)
+{
+	char *end;
+
+	if (!strcmp(s, "u")) {
+		r->fp = 0;
+		return 0;
+	}
+	if (s[0] != 'c')
+		return -1;
+	r->fp = strtol(s + 1, &end, 10);
+	return *end || end == s + 1 || !r->fp ? -1 : 0;
+}
+
+static int dump_load(const char *path, struct dump *d, char *err, size_t errlen)
+{
+	const char *objdump = getenv("OBJDUMP") ? getenv("OBJDUMP") : "objdump";
+	char cmd[4096], line[512];
+	int pcmask = 0, bad = 0;
+	FILE *p;
+
+	memset(d, 0, sizeof(*d));
+	d->num_fdes = -1;
+	if (strchr(path, '\'')) {
+		snprintf(err, errlen, "bad path");
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), "%s --sframe '%s'", objdump, path);
+	p = popen(cmd, "r");
+	if (!p) {
+		snprintf(err, errlen, "cannot run %s", cmd);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), p)) {
+		unsigned long pc, size, start;
+		char cfa[32], fp[32], ra[32];
+		struct dfde *f;
+		int idx;
+
+		if (sscanf(line, " Num FDEs: %ld", &d->num_fdes) == 1)
+			continue;
+		if (sscanf(line, " func idx [%d]: pc = 0x%lx, size = %lu bytes", &idx, &pc,
+			   &size) == 3) {
+			d->fdes = realloc(d->fdes, (d->nfdes + 1) * sizeof(*d->fdes));
+			d->fdes[d->nfdes++] = (struct dfde){ .pc = pc, .size = size };
+			continue;
+		}
+		if (strstr(line, "STARTPC")) {
+			pcmask = strstr(line, "STARTPC[m]") != NULL;
+			if (d->nfdes)
+				d->fdes[d->nfdes - 1].pcmask = pcmask;
+			continue;
+		}
+		if (sscanf(line, " %lx %31s %31s %31s", &start, cfa, fp, ra) != 4 || !d->nfdes)
+			continue;
+		f = &d->fdes[d->nfdes - 1];
+		f->rows = realloc(f->rows, (f->nrows + 1) * sizeof(*f->rows));
+		f->rows[f->nrows].start = pcmask ? start : start - f->pc;
+		if (parse_cfa(cfa, &f->rows[f->nrows]) || parse_fp(fp, &f->rows[f->nrows]))
+			bad = 1;
+		f->nrows++;
+	}
+	if (pclose(p) || bad || d->num_fdes != d->nfdes) {
+		snprintf(err, errlen, "cannot parse the output of %s", cmd);
+		dump_free(d);
+		return -1;
+	}
+	return 0;
+}
+
+/* What the section says at @ip, according to objdump */
+static int dump_find(const struct dump *d, unsigned long ip, struct drow *out)
+{
+	int lo = 0, hi = d->nfdes;
+	const struct dfde *f;
+	unsigned long off;
+	int found = -1;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (d->fdes[mid].pc <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -ENOENT;
+	f = &d->fdes[lo - 1];
+	if (ip - f->pc >= f->size)
+		return -ENOENT;
+	off = ip - f->pc;
+	if (f->pcmask)
+		off %= 16;
+	for (int i = 0; i < f->nrows && f->rows[i].start <= off; i++)
+		found = i;
+	if (found < 0)
+		return -ENOENT;
+	*out = f->rows[found];
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Init and validate a real section loaded with @bias */
+static int real_init(const struct elf_image *img, unsigned long bias, struct mem **m,
+		     struct sframe_section *sec)
+{
+	int ret;
+
+	*m = mem_new(img->sframe_addr + bias, img->sframe, img->sframe_size);
+	ret = sframe_section_init(sec, (*m)->base, (*m)->base + img->sframe_size,
+				  img->text_start + bias, img->text_end + bias, mem_read, *m);
+	if (!ret)
+		ret = sframe_section_validate(sec, mem_read, *m);
+	return ret;
+}
+
+/* Compare every ip of the text with objdump's table */
+static void check_every_ip(const char *name, const struct elf_image *img, const struct dump *d,
+			   unsigned long bias)
+{
+	struct sframe_section sec;
+	struct mem *m;
+	long bad = 0, covered = 0;
+	char why[256] = "";
+	int ret;
+
+	ret = real_init(img, bias, &m, &sec);
+	if (ret) {
+		report(name, 0, "init/validate: %s", err_name(ret));
+		mem_free(m);
+		return;
+	}
+	for (unsigned long ip = img->text_start; ip < img->text_end; ip++) {
+		struct sframe_frame f;
+		struct drow want = { 0 };
+		struct probe p;
+		int want_ret = dump_find(d, ip, &want);
+		char tmp[256];
+
+		ret = sframe_find(&sec, ip + bias, &f, mem_read, m);
+		p = (struct probe){ ip + bias, want_ret, want.cfa, want.use_fp, want.fp };
+		if (!want_ret)
+			covered++;
+		if (!probe_matches(&p, ret, &f, tmp, sizeof(tmp)) && !bad++)
+			snprintf(why, sizeof(why), "%s", tmp);
+	}
+	if (!bad && covered < 16) {
+		bad = 1;
+		snprintf(why, sizeof(why), "only %ld ips covered", covered);
+	}
+	report(name, !bad, "%ld mismatches; first: %s", bad, why);
+	mem_free(m);
+}
+
+struct entry_arg {
+	const struct dump *d;
+	const struct sframe_section *sec;
+	struct mem *m;
+	long checked, bad;
+	char why[160];
+};
+
+/* At a function's first instruction: CFA = SP + 8, FP unchanged */
+static void check_entry(void *arg, const char *name, unsigned long addr, unsigned long size)
+{
+	struct entry_arg *a = arg;
+	struct sframe_frame f;
+	int ret;
+
+	(void)size;
+	/* Only functions with their own FDE starting at the symbol */
+	for (int i = 0; i < a->d->nfdes; i++) {
+		if (a->d->fdes[i].pc != addr || a->d->fdes[i].pcmask)
+			continue;
+		a->checked++;
+		ret = sframe_find(a->sec, addr, &f, mem_read, a->m);
+		if (ret || f.cfa_off != 8 || f.use_fp || f.fp_off || f.ra_off != -8 ||
+		    f.outermost) {
+			if (!a->bad++)
+				snprintf(a->why, sizeof(a->why), "%s at %#lx: %s cfa %d", name, addr,
+					 err_name(ret), f.cfa_off);
+		}
+		break;
+	}
+}
+
+static void check_entries(const char *name, const struct elf_image *img, const struct dump *d)
+{
+	struct entry_arg a = { .d = d };
+	struct sframe_section sec;
+	int ret = real_init(img, 0, &a.m, &sec);
+
+	a.sec = &sec;
+	if (!ret)
+		elf_for_each_func(img, check_entry, &a);
+	if (!ret && !a.bad && a.checked < 3) {
+		a.bad = 1;
+		snprintf(a.why, sizeof(a.why), "only %ld functions checked", a.checked);
+	}
+	report(name, !ret && !a.bad, "init %s; %ld bad; %s", err_name(ret), a.bad, a.why);
+	mem_free(a.m);
+}
+
+/* The exact layout of sample_asm.S */
+static void check_asm_layout(const char *name, const struct elf_image *img)
+{
+	unsigned long fp = elf_func_addr(img, "sf_asm_fp");
+	unsigned long push = elf_func_addr(img, "sf_asm_push");
+	unsigned long lng = elf_func_addr(img, "sf_asm_long");
+	unsigned long huge = elf_func_addr(img, "sf_asm_huge");
+	const struct probe p[] = {
+		{ fp, 0, 8, 0, 0 },
+		{ fp + 1, 0, 16, 0, -16 },
+		{ fp + 3, 0, 16, 0, -16 },
+		{ fp + 4, 0, 16, 1, -16 },
+		{ fp + 9, 0, 16, 1, -16 },
+		{ fp + 10, 0, 8, 0, 0 },
+		{ push, 0, 8, 0, 0 },
+		{ push + 1, 0, 8, 0, 0 },
+		{ push + 2, 0, 16, 0, 0 },
+		{ push + 3, 0, 24, 0, 0 },
+		{ push + 7, 0, 32, 0, 0 },
+		{ push + 11, 0, 24, 0, 0 },
+		{ push + 12, 0, 16, 0, 0 },
+		{ push + 14, 0, 8, 0, 0 },
+		{ lng, 0, 8, 0, 0 },
+		{ lng + 1, 0, 16, 0, 0 },
+		{ lng + 1001, 0, 16, 0, 0 },
+		{ lng + 1002, 0, 8, 0, 0 },
+		{ huge, 0, 8, 0, 0 },
+		{ huge + 1, 0, 16, 0, 0 },
+		{ huge + 70001, 0, 16, 0, 0 },
+		{ huge + 70002, 0, 8, 0, 0 },
+	};
+
+	if (!fp || !push || !lng || !huge) {
+		report(name, 0, "sf_asm_* symbols not found");
+		return;
+	}
+	check_probes(name, img->sframe, img->sframe_size, img->sframe_addr, img->text_start,
+		     img->text_end, p, ARRAY_SIZE(p), 0);
+}
+
+static void test_real(const char *path)
+{
+	const char *b = base_name(path);
+	struct elf_image img;
+	struct dump d;
+	char err[256], name[128];
+
+	snprintf(name, sizeof(name), "real_%s_load", b);
+	if (elf_load(path, &img, err, sizeof(err))) {
+		report(name, 0, "%s", err);
+		return;
+	}
+	if (dump_load(path, &d, err, sizeof(err))) {
+		report(name, 0, "%s", err);
+		elf_free(&img);
+		return;
+	}
+	report(name, 1, "%s", "");
+	snprintf(name, sizeof(name), "real_%s_every_ip_matches_objdump", b);
+	check_every_ip(name, &img, &d, 0);
+	snprintf(name, sizeof(name), "real_%s_every_ip_matches_objdump_biased", b);
+	check_every_ip(name, &img, &d, 0x7f1234560000UL);
+	snprintf(name, sizeof(name), "real_%s_function_entries", b);
+	check_entries(name, &img, &d);
+	if (elf_func_addr(&img, "sf_asm_fp")) {
+		snprintf(name, sizeof(name), "real_%s_asm_known_layout", b);
+		check_asm_layout(name, &img);
+	}
+	dump_free(&d);
+	elf_free(&img);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Fuzz seeds */
+
+static void write_seed(const char *dir, const char *name, const unsigned char *sec, size_t len,
+		       long text_off, unsigned long text_len)
+{
+	char path[4096];
+	unsigned char prefix[FUZZ_PREFIX_SIZE];
+	FILE *f;
+
+	if (len + FUZZ_PREFIX_SIZE > FUZZ_MAX_LEN)
+		return;
+	sb_put32(prefix, (uint32_t)text_off);
+	sb_put32(prefix + 4, (uint32_t)text_len);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(prefix, 1, sizeof(prefix), f) != sizeof(prefix) ||
+	    fwrite(sec, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		exit(2);
+	}
+}
+
+static int write_seeds(const char *dir, char **elves, int n)
+{
+	const long text_off = (long)TEXT_START - (long)FUZZ_SFRAME_BASE;
+	char name[256], err[256];
+	struct sb_layout l;
+
+	l = std_section(1, 0, FUZZ_SFRAME_BASE, 0);
+	write_seed(dir, "hand_v1", g_img, l.len, text_off, TEXT_END - TEXT_START);
+	l = std_section(2, 0, FUZZ_SFRAME_BASE, 0);
+	write_seed(dir, "hand_v2", g_img, l.len, text_off, TEXT_END - TEXT_START);
+	l = std_section(2, SB_PCREL, FUZZ_SFRAME_BASE, 3);
+	write_seed(dir, "hand_v2_pcrel", g_img, l.len, text_off, TEXT_END - TEXT_START);
+	for (int i = 0; i < n; i++) {
+		struct elf_image img;
+
+		if (elf_load(elves[i], &img, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+		snprintf(name, sizeof(name), "real_%s", base_name(elves[i]));
+		write_seed(dir, name, img.sframe, img.sframe_size,
+			   (long)(img.text_start - img.sframe_addr),
+			   img.text_end - img.text_start);
+		elf_free(&img);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "--seeds"))
+		return write_seeds(argv[2], argv + 3, argc - 3);
+
+	test_std_lookups();
+	test_pcmask_rep_size();
+	test_wide_fields();
+	test_many_fdes();
+	test_empty_things();
+	test_bad_headers();
+	test_bad_fdes();
+	test_bad_fres();
+	test_truncated_fre();
+	test_func_wraps();
+	test_bad_fde_order();
+	test_truncations();
+	test_fre_area_shrink();
+	test_mutations();
+	test_read_faults();
+	test_changing_section();
+	for (int i = 1; i < argc; i++)
+		test_real(argv[i]);
+
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	return n_fail ? 1 : 0;
+}
