@@ -19,16 +19,30 @@ TEST_SRCS := $(wildcard tests/prog/*.c)
 TEST_BINS := $(patsubst tests/prog/%.c,$(BUILD)/tests/%,$(TEST_SRCS)) \
 	$(patsubst tests/prog/%.c,$(BUILD)/tests/%-32,$(TEST_SRCS))
 
-.PHONY: help deps tree export kernel kernel-debug perf tests check demo clean
+# Extra guest test programs and their rules come from these fragments (TEST_EXTRA).
+TEST_EXTRA :=
+include tests/sframe/sframe.mk
+-include tests/prog/*.mk
+# Benchmark workloads (BENCH_BINS) and their rules; subsets for make bench
+-include bench/*.mk
+export BENCH_WORKLOADS BENCH_MODES
+
+.PHONY: help deps tree export kernel kernel-debug perf tests check demo bench clean fuzz
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
 	@echo 'make demo     record a known call chain in the VM and show perf script/report'
+	@echo 'make bench    deferred vs immediate vs DWARF unwinding in the VM (-icount):'
+	@echo '              build/bench/results.md, .csv, chart.png (docs/bench.md)'
 	@echo 'make tree     prepare build/linux (base + patches/series); RESET=1 re-applies'
 	@echo 'make export   write build/linux commits base..HEAD back to patches/'
 	@echo 'make kernel | kernel-debug | perf | tests    build one part'
+	@echo 'make sframe-unit   user-space unit tests of the SFrame reader'
+	@echo 'make fuzz          fuzz the SFrame reader for FUZZ_SECONDS (600)'
 	@echo 'Settings: FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
-	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds'
+	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds,'
+	@echo '          BENCH_WORKLOADS="deep zero fault compute threads deep-32",'
+	@echo '          BENCH_MODES="none fp defer dwarf sframe" (subsets for make bench)'
 
 deps:
 	@scripts/deps.sh $(LINUX_SOURCE_VERSION)
@@ -48,22 +62,25 @@ kernel-debug: tree
 perf: tree
 	@scripts/build-perf.sh
 
-tests: $(TEST_BINS)
+tests: $(TEST_BINS) $(TEST_EXTRA)
 
-$(BUILD)/tests/%: tests/prog/%.c tests/prog/util.h
+$(BUILD)/tests/%: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)
 	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
 
-$(BUILD)/tests/%-32: tests/prog/%.c tests/prog/util.h
+$(BUILD)/tests/%-32: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)
 	gcc -m32 $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
 
 check: tree perf tests
 	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
-	@scripts/check.sh $(FLAVOURS)
+	@scripts/check.sh host $(FLAVOURS)
 
 demo: kernel perf tests
 	@scripts/demo.sh
+
+bench: kernel perf $(BENCH_BINS)
+	@scripts/bench.sh
 
 clean:
 	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-*

@@ -1,23 +1,24 @@
 #!/bin/sh
-# Guest test runner: runs every tests/cases/*.sh (or those matching $TESTS), one line per
-# test, then "N passed, N failed". Each test's output goes to $GUEST_OUT/tests/NAME.log.
+# Test runner: runs every $CASES/*.sh (default tests/cases, the guest tests; tests/host
+# holds the tests that run on the host) or those matching $TESTS, one line per test,
+# then "N passed, N failed". Each test's output goes to $GUEST_OUT/tests/NAME.log.
 # A test passes with exit 0, is skipped with 77, fails otherwise; its last line says why.
 # Environment from the host: TOP (repository), BIN (test programs), PERF (perf binary).
 here=$(cd "$(dirname "$0")" && pwd)
 : "${TOP:=$(dirname "$here")}" "${BIN:=$TOP/build/tests}" "${PERF:=$TOP/build/perf/perf}"
-: "${GUEST_OUT:=/tmp}" "${TEST_TIMEOUT:=300}"
+: "${GUEST_OUT:=/tmp}" "${TEST_TIMEOUT:=300}" "${CASES:=$here/cases}"
 export TOP BIN PERF GUEST_OUT
 logs=$GUEST_OUT/tests
 mkdir -p "$logs"
 : > "$GUEST_OUT/results"
 pass=0 fail=0 skip=0
-for t in "$here"/cases/*.sh; do
+for t in "$CASES"/*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "${TESTS:-}" ] && ! echo "$name" | grep -qE "$TESTS"; then
 		continue
 	fi
 	work=$(mktemp -d /tmp/test.XXXXXX)
-	echo "guest: $name" > /dev/kmsg
+	[ -w /dev/kmsg ] && [ "$CASES" = "$here/cases" ] && echo "test: $name" > /dev/kmsg
 	(cd "$work" && exec timeout -k 5 "$TEST_TIMEOUT" sh "$t") > "$logs/$name.log" 2>&1
 	rc=$?
 	rm -rf "$work"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The known call chain: main -> a -> b -> c -> read(2) of /dev/zero, issued by a raw
- * system call instruction inside c so that c is the innermost user frame.
+ * The known call chain: main -> func_a -> func_b -> func_c -> read(2) of /dev/zero, issued by a raw
+ * system call instruction inside func_c so that it is the innermost user frame.
  * Usage: chain [ITERATIONS [BYTES]]
  */
 #include <fcntl.h>
@@ -13,21 +13,21 @@ static char buf[4 << 20];
 static int fd;
 static long bytes = 1 << 20;
 
-NOINLINE void c(void)
+NOINLINE void func_c(void)
 {
 	raw_syscall3(SYS_read, fd, (long)buf, bytes);
+	keep_frame();
+}
+
+NOINLINE void func_b(void)
+{
+	func_c();
 	barrier();
 }
 
-NOINLINE void b(void)
+NOINLINE void func_a(void)
 {
-	c();
-	barrier();
-}
-
-NOINLINE void a(void)
-{
-	b();
+	func_b();
 	barrier();
 }
 
@@ -43,6 +43,6 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return 1;
 	for (i = 0; i < n; i++)
-		a();
+		func_a();
 	return 0;
 }

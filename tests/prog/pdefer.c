@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest tests of deferred perf callchains with raw perf_event_open (no perf tool).
- * Usage: pdefer chain|long|cpuwide|inherit|plain|einval|teardown
+ * Usage: pdefer chain|long|cpuwide|inherit|plain|einval|teardown|entry
  * Exits 0 when every check held, 1 otherwise; the last line says why.
  */
 #define _GNU_SOURCE
@@ -65,21 +65,21 @@ static long read_bytes = 1 << 20;
 	}								\
 } while (0)
 
-NOINLINE void c(void)
+NOINLINE void func_c(void)
 {
 	raw_syscall3(SYS_read, zero_fd, (long)buf, read_bytes);
+	keep_frame();
+}
+
+NOINLINE void func_b(void)
+{
+	func_c();
 	barrier();
 }
 
-NOINLINE void b(void)
+NOINLINE void func_a(void)
 {
-	c();
-	barrier();
-}
-
-NOINLINE void a(void)
-{
-	b();
+	func_b();
 	barrier();
 }
 
@@ -92,7 +92,7 @@ static const char *sym(uint64_t ip)
 	return "?";
 }
 
-static int open_event(pid_t pid, int cpu, uint64_t flags, int group)
+static int open_sw_event(uint64_t config, uint64_t period, pid_t pid, int cpu, uint64_t flags)
 {
 	struct perf_event_attr attr;
 	uint64_t *bits;
@@ -100,8 +100,8 @@ static int open_event(pid_t pid, int cpu, uint64_t flags, int group)
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	attr.sample_period = 200000;	/* 200 us */
+	attr.config = config;
+	attr.sample_period = period;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
@@ -109,7 +109,13 @@ static int open_event(pid_t pid, int cpu, uint64_t flags, int group)
 	/* the flags word follows read_format */
 	bits = (uint64_t *)((char *)&attr.read_format + sizeof(attr.read_format));
 	*bits |= flags;
-	return syscall(SYS_perf_event_open, &attr, pid, cpu, group, 0);
+	return syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+}
+
+/* cpu-clock, a sample every 200 us */
+static int open_event(pid_t pid, int cpu, uint64_t flags)
+{
+	return open_sw_event(PERF_COUNT_SW_CPU_CLOCK, 200000, pid, cpu, flags);
 }
 
 static void *map_buffer(int fd)
@@ -182,6 +188,22 @@ static void parse_buffer(void *base)
 	pg->data_tail = head;
 }
 
+/*
+ * A sample of the last entry of its task in the buffer: the task exited
+ * (the record was written after perf's exit, to CPU-wide events only) or
+ * this entry disabled the event (the record is not written to a disabled
+ * event). Tools deliver such samples unmerged at the end.
+ */
+static int last_entry(struct sample *s)
+{
+	int j;
+
+	for (j = s - samples + 1; j < nsamples; j++)
+		if (samples[j].tid == s->tid && samples[j].cookie != s->cookie)
+			return 0;
+	return 1;
+}
+
 /* Every sample with a cookie has exactly one record of its tid and cookie,
  * after it and before any sample of that tid with another cookie. */
 static int check_pairing(void)
@@ -201,6 +223,8 @@ static int check_pairing(void)
 				at = j;
 			}
 		}
+		if (!found && last_entry(s))
+			continue;
 		check(found == 1, "sample %d (tid %u cookie %lx): %d records", i, s->tid,
 		      (unsigned long)s->cookie, found);
 		if (found != 1)
@@ -222,7 +246,7 @@ static int check_pairing(void)
 
 static void check_chain(struct record *r)
 {
-	static const char *want[] = { "c", "b", "a", "main" };
+	static const char *want[] = { "func_c", "func_b", "func_a", "run_chain" };
 	unsigned int i;
 
 	check(r->nr >= 4, "record of %lu frames", (unsigned long)r->nr);
@@ -249,12 +273,21 @@ static unsigned long read_unwinds(void)
 	return n;
 }
 
-static void run_chain(int iterations)
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+NOINLINE void run_chain(int iterations)
 {
 	int i;
 
 	for (i = 0; i < iterations; i++)
-		a();
+		func_a();
 }
 
 static int summary(const char *what)
@@ -272,7 +305,7 @@ static int summary(const char *what)
 /* A task event with both bits on the process itself: samples of the chain. */
 static void test_chain(void)
 {
-	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT, -1), i, chains = 0;
+	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT), i, chains = 0;
 	void *rb;
 
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
@@ -284,12 +317,14 @@ static void test_chain(void)
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	parse_buffer(rb);
 	check(summary("chain") >= 20, "expected >= 20 deferred samples");
+	/* deferred, or immediate when the record of the entry was written already */
 	for (i = 0; i < nsamples; i++) {
 		if (samples[i].kernel && samples[i].tid == (uint32_t)gettid())
-			check(samples[i].cookie, "kernel sample %d without deferred marker", i);
+			check(samples[i].cookie || samples[i].user_frames,
+			      "kernel sample %d without deferred marker or user frames", i);
 	}
 	for (i = 0; i < nrecords; i++) {
-		if (records[i].nr && !strcmp(sym(records[i].ips[0]), "c")) {
+		if (records[i].nr && !strcmp(sym(records[i].ips[0]), "func_c")) {
 			check_chain(&records[i]);
 			chains++;
 		}
@@ -301,8 +336,8 @@ static void test_chain(void)
 /* Many samples of two events in one long kernel entry: one record, one unwind. */
 static void test_long(void)
 {
-	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT, -1), i;
-	int fd2 = open_event(0, -1, ATTR_DEFER_CALLCHAIN, -1);
+	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT), i;
+	int fd2 = open_event(0, -1, ATTR_DEFER_CALLCHAIN);
 	unsigned long before, after;
 	uint64_t cookie = 0;
 	int same = 0;
@@ -317,7 +352,7 @@ static void test_long(void)
 	before = read_unwinds();
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0);
-	a();
+	run_chain(1);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0);
 	after = read_unwinds();
@@ -347,13 +382,10 @@ static void test_long(void)
 /* CPU-wide event on CPU 0 with the workload pinned there. */
 static void test_cpuwide(void)
 {
-	int fd = open_event(-1, 0, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT, -1), i, mine = 0;
-	cpu_set_t set;
+	int fd = open_event(-1, 0, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT), i, mine = 0;
 	void *rb;
 
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	pin_cpu0();
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
 	if (fd < 0)
 		return;
@@ -365,7 +397,7 @@ static void test_cpuwide(void)
 	check(summary("cpuwide") >= 10, "expected >= 10 deferred samples");
 	for (i = 0; i < nrecords; i++) {
 		if (records[i].tid == (uint32_t)gettid() && records[i].nr &&
-		    !strcmp(sym(records[i].ips[0]), "c")) {
+		    !strcmp(sym(records[i].ips[0]), "func_c")) {
 			check_chain(&records[i]);
 			mine++;
 		}
@@ -380,16 +412,21 @@ static void *chain_thread(void *arg)
 	return NULL;
 }
 
-/* Inherited event: threads and a forked child report into the parent's buffer. */
+/*
+ * Inherited event: threads and a forked child report into the parent's
+ * buffer. An inherited event must be per CPU to have a buffer: all tasks
+ * run on CPU 0, so that the records land in the one buffer.
+ */
 static void test_inherit(void)
 {
-	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT | ATTR_INHERIT, -1);
+	int fd, ntids = 0, i, j, status;
 	uint32_t tids[64];
-	int ntids = 0, i, j, status;
 	pthread_t th[3];
 	pid_t pid;
 	void *rb;
 
+	pin_cpu0();
+	fd = open_event(0, 0, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT | ATTR_INHERIT);
 	check(fd >= 0, "perf_event_open inherit: %s", strerror(errno));
 	if (fd < 0)
 		return;
@@ -412,7 +449,7 @@ static void test_inherit(void)
 	for (i = 0; i < nrecords; i++) {
 		for (j = 0; j < ntids && tids[j] != records[i].tid; j++)
 			;
-		if (j == ntids && ntids < 64 && records[i].nr && !strcmp(sym(records[i].ips[0]), "c"))
+		if (j == ntids && ntids < 64 && records[i].nr && !strcmp(sym(records[i].ips[0]), "func_c"))
 			tids[ntids++] = records[i].tid;
 	}
 	printf("threads and processes with chain records: %d\n", ntids);
@@ -424,7 +461,7 @@ static void test_inherit(void)
 /* Without defer_callchain: immediate callchains, no marker, no records. */
 static void test_plain(void)
 {
-	int fd = open_event(0, -1, ATTR_DEFER_OUTPUT, -1), i, full = 0;
+	int fd = open_event(0, -1, ATTR_DEFER_OUTPUT), i, full = 0;
 	void *rb;
 
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
@@ -439,7 +476,7 @@ static void test_plain(void)
 	check(nrecords == 0, "%d deferred records without defer_callchain", nrecords);
 	for (i = 0; i < nsamples; i++)
 		full += samples[i].kernel && samples[i].user_frames >= 4 &&
-			!strcmp(sym(samples[i].first_user), "c");
+			!strcmp(sym(samples[i].first_user), "func_c");
 	check(full >= 10, "expected >= 10 immediate kernel+user chains from c, got %d", full);
 	close(fd);
 }
@@ -450,7 +487,7 @@ static void test_einval(void)
 	uint64_t *bits;
 	int fd;
 
-	fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN, -1);
+	fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN);
 	check(fd >= 0, "defer_callchain with a callchain: %s", strerror(errno));
 	close(fd);
 	memset(&attr, 0, sizeof(attr));
@@ -461,19 +498,19 @@ static void test_einval(void)
 	attr.sample_type = PERF_SAMPLE_IP;
 	bits = (uint64_t *)((char *)&attr.read_format + sizeof(attr.read_format));
 	*bits = ATTR_DEFER_CALLCHAIN;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1);
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	check(fd < 0 && errno == EINVAL, "defer_callchain without PERF_SAMPLE_CALLCHAIN: fd %d", fd);
 	attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	attr.exclude_callchain_user = 1;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1);
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	check(fd < 0 && errno == EINVAL, "defer_callchain with exclude_callchain_user: fd %d", fd);
 	attr.exclude_callchain_user = 0;
 	*bits |= 1ULL << 40;	/* still reserved */
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1);
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	check(fd < 0 && errno == EINVAL, "reserved bit 40: fd %d", fd);
 	*bits = ATTR_DEFER_OUTPUT;
 	attr.sample_type = PERF_SAMPLE_IP;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1);
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	check(fd >= 0, "defer_output alone: %s", strerror(errno));
 	close(fd);
 }
@@ -488,7 +525,7 @@ static void test_teardown(void)
 		pid_t pid = fork();
 
 		if (!pid) {
-			int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT, -1);
+			int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT);
 			pthread_t th;
 
 			if (fd < 0)
@@ -496,7 +533,7 @@ static void test_teardown(void)
 			map_buffer(fd);
 			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 			pthread_create(&th, NULL, chain_thread, (void *)1000L);
-			a();
+			func_a();
 			if (i & 1)
 				close(fd);
 			if (i % 3 == 0)
@@ -508,12 +545,71 @@ static void test_teardown(void)
 	}
 }
 
+#ifdef __x86_64__
+NOINLINE void entry_leaf(void)
+{
+	keep_frame();
+}
+
+/*
+ * Call entry_leaf on a stack of our own whose return address slot is the
+ * last word of a touched page, so that the push of the frame pointer, the
+ * leaf's first instruction, faults on the untouched page below it.
+ */
+NOINLINE void entry_caller(unsigned long stack_top)
+{
+	asm volatile("mov %%rsp, %%r12\n\tmov %0, %%rsp\n\tcall entry_leaf\n\tmov %%r12, %%rsp"
+		     : : "r"(stack_top)
+		     : "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12",
+		       "memory", "cc");
+	keep_frame();
+}
+
+/* A page fault at a function's first instruction: its caller is not skipped. */
+static void test_entry(void)
+{
+	char *stack = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd, i, found = 0;
+	void *rb;
+
+	fd = open_sw_event(PERF_COUNT_SW_PAGE_FAULTS, 1, 0, -1,
+			   ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT);
+	check(fd >= 0 && stack != MAP_FAILED, "setup: %s", strerror(errno));
+	if (fd < 0 || stack == MAP_FAILED)
+		return;
+	stack[4096] = 1;		/* the upper page is present, the lower not */
+	rb = map_buffer(fd);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	entry_caller((unsigned long)stack + 4096 + 8);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	summary("entry");
+	for (i = 0; i < nrecords; i++) {
+		struct record *r = &records[i];
+
+		if (!r->nr || r->ips[0] != (uintptr_t)entry_leaf)
+			continue;
+		found++;
+		printf("fault at entry_leaf: then %s, %s\n", sym(r->ips[1]), sym(r->ips[2]));
+		check(r->nr >= 3 && !strcmp(sym(r->ips[1]), "entry_caller"),
+		      "after entry_leaf: expected entry_caller, got %s", sym(r->ips[1]));
+	}
+	check(found == 1, "expected 1 record of the fault at entry_leaf, got %d", found);
+	close(fd);
+}
+#else
+static void test_entry(void)
+{
+	printf("entry: 64-bit only\n");
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(void); } tests[] = {
 		{ "chain", test_chain }, { "long", test_long },
 		{ "cpuwide", test_cpuwide }, { "inherit", test_inherit }, { "plain", test_plain },
-		{ "einval", test_einval }, { "teardown", test_teardown },
+		{ "einval", test_einval }, { "teardown", test_teardown }, { "entry", test_entry },
 	};
 	unsigned int i;
 

@@ -51,7 +51,7 @@ static const char *cmd_now;
 } while (0)
 
 /* A command for the test interface, written by a raw system call right here. */
-static long ctl_raw(const char *cmd)
+static inline __attribute__((always_inline)) long ctl_raw(const char *cmd)
 {
 	return raw_syscall3(SYS_write, ctl, (long)cmd, strlen(cmd));
 }
@@ -110,35 +110,34 @@ static const char *sym(unsigned long ip)
 	return "?";
 }
 
-/* The known chain: main -> a -> b -> c -> request from c's own syscall */
+/* The known chain: main -> func_a -> func_b -> func_c -> request from c's own syscall */
 static const char *chain_cmd = "request 1 1";
 
-NOINLINE void c(void)
+NOINLINE void func_c(void)
 {
 	ctl_raw(chain_cmd);
+	keep_frame();
+}
+
+NOINLINE void func_b(void)
+{
+	func_c();
 	barrier();
 }
 
-NOINLINE void b(void)
+NOINLINE void func_a(void)
 {
-	c();
+	func_b();
 	barrier();
 }
 
-NOINLINE void a(void)
+/* After main -> func_a -> func_b -> func_c -> request: check the trace. */
+static void check_chain(void)
 {
-	b();
-	barrier();
-}
-
-static void test_chain(void)
-{
-	static const char *want[] = { "c", "b", "a", "main" };
+	static const char *want[] = { "func_c", "func_b", "func_a", "main" };
 	struct state s;
 	unsigned int i;
 
-	ctl_cmd("reset");
-	a();
 	read_state(&s);
 	check(s.t[0].calls == 1, "expected 1 callback, got %lu", s.t[0].calls);
 	check(s.t[0].pid == getpid(), "expected pid %d, got %d", getpid(), s.t[0].pid);
@@ -304,8 +303,8 @@ static void hostile(const char *what, unsigned long fp, unsigned long min_nr, un
 static void test_hostile(void)
 {
 	/* fake frames live here, in this function's frame: above the SP */
-	static const unsigned long cache_max = (4096 - 8) / sizeof(long);
-	unsigned long frames[2 * DEEP + 2], cycle[2], i, ret = (unsigned long)b + 1;
+	static const unsigned long cache_max = (4096 - 8) / 8;	/* kernel longs */
+	unsigned long frames[2 * DEEP + 2], cycle[2], i, ret = (unsigned long)func_b + 1;
 	char *unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	/* a frame pointing to itself */
@@ -378,8 +377,11 @@ int main(int argc, char **argv)
 	ctl_raw("init 1");
 	cmd_now = cmd;
 
-	if (!strcmp(cmd, "chain"))
-		test_chain();
+	if (!strcmp(cmd, "chain")) {
+		ctl_cmd("reset");
+		func_a();
+		check_chain();
+	}
 	else if (!strcmp(cmd, "cookies"))
 		test_cookies();
 	else if (!strcmp(cmd, "cache"))

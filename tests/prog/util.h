@@ -6,8 +6,18 @@
 #define NOINLINE __attribute__((noinline))
 #define barrier() asm volatile("" ::: "memory")
 
+/*
+ * gcc 12 sets up no frame in a leaf function even with -fno-omit-frame-pointer
+ * -mno-omit-leaf-frame-pointer; the innermost frame of a known chain calls this
+ * so that it has one.
+ */
+static NOINLINE __attribute__((unused)) void keep_frame(void)
+{
+	barrier();
+}
+
 /* A system call issued right here, so the caller is the innermost user frame. */
-static inline long raw_syscall3(long nr, long a1, long a2, long a3)
+static inline __attribute__((always_inline)) long raw_syscall3(long nr, long a1, long a2, long a3)
 {
 	long ret;
 #ifdef __x86_64__
