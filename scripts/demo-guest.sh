@@ -11,10 +11,16 @@ fi
 echo "=== perf record -e cpu-clock -F 1000 --call-graph $mode $prog 300"
 "$perf" record -e cpu-clock -F 1000 --call-graph "$mode" -o /tmp/perf.data "$prog" 300
 echo
-echo "=== perf script (first samples taken in the kernel)"
+echo "=== perf script: two samples taken in read(2), kernel frames then user frames"
 "$perf" script -i /tmp/perf.data -F comm,tid,time,ip,sym,dso | awk '
 	/^[^ \t]/ { hdr = $0; n = 0; k = 0; next }
-	/^[ \t]*$/ { if (k && shown < 3) { print hdr; for (i = 1; i <= n; i++) print l[i]; print ""; shown++ } next }
-	{ l[++n] = $0; if ($1 ~ /^ffff/) k = 1 }'
+	/^[ \t]*$/ { if (k && shown < 2) { print hdr; for (i = 1; i <= n; i++) print l[i]; print ""; shown++ } next }
+	{ l[++n] = $0; if ($2 == "ksys_read") k = 1 }'
+if [ "$mode" = fp,defer ]; then
+	echo "=== perf script --no-merge-callchains: a sample and its deferred user callchain"
+	"$perf" script -i /tmp/perf.data -F comm,tid,time,ip,sym --no-merge-callchains |
+		grep -m1 -B14 -A6 "DEFERRED CALLCHAIN"
+	echo
+fi
 echo "=== perf report --stdio --no-children (top of the tree)"
 "$perf" report -i /tmp/perf.data --stdio --no-children --percent-limit 5 2>/dev/null | head -60

@@ -4,4 +4,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/demo
-"$top/scripts/vm.sh" -o "$out" -t 600 -- env TOP="$top" sh "$top/scripts/demo-guest.sh"
+rc=0
+"$top/scripts/vm.sh" -o "$out" -t 600 -- env TOP="$top" sh "$top/scripts/demo-guest.sh" || rc=$?
+cat "$out/output" 2>/dev/null
+exit $rc

@@ -2,7 +2,8 @@
 # PID 1 of the test guest. The root is the host's, read-only over 9p: give the guest
 # its own /proc, /sys, /dev, tracefs, debugfs and scratch tmpfs, mount the rw results
 # share (du.out= on the command line) at the same path, run the command the host
-# wrote to OUT/cmd with OUT as its working area, store its exit status and power off.
+# wrote to OUT/cmd, keep its output in OUT/output (and on the console), store its
+# exit status in OUT/rc and power off.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -20,8 +21,9 @@ hostname guest
 ulimit -c 0
 cd /tmp
 echo "guest-init: running $(cat "$out/cmd")"
-eval "$(cat "$out/cmd")" < /dev/null
+eval "$(cat "$out/cmd")" < /dev/null > "$out/output" 2>&1
 echo $? > "$out/rc"
+cat "$out/output"
 sync
 echo "guest-init: done, rc=$(cat "$out/rc")"
 exec busybox reboot -f

@@ -2,7 +2,9 @@
 # Boot a kernel in QEMU with the host root shared read-only over 9p, run one command in
 # the guest, and bring back its output. Exit status: the command's, 124 on time-out.
 # Usage: vm.sh [-k BZIMAGE] [-o OUTDIR] [-t SECONDS] [-m MEM] [-c CPUS] [-a ACCEL] [-i] -- CMD...
-#   OUTDIR (rw 9p share, same path in the guest) gets console.log, rc and whatever CMD writes.
+#   OUTDIR (rw 9p share, same path in the guest; not under /tmp, which the guest
+#   mounts over) gets console.log, output (CMD's stdout and stderr), rc and whatever
+#   CMD writes there.
 #   -i runs QEMU with -icount (deterministic guest time, one vCPU) for benchmarks.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

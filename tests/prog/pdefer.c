@@ -358,11 +358,15 @@ static void test_long(void)
 	after = read_unwinds();
 	parse_buffer(rb);
 	summary("long");
+	/* the entry with the most samples is the long read */
 	for (i = 0; i < nsamples; i++) {
-		if (samples[i].cookie && samples[i].kernel) {
-			if (!cookie)
-				cookie = samples[i].cookie;
-			same += samples[i].cookie == cookie;
+		int n = 0, j;
+
+		for (j = 0; j < nsamples; j++)
+			n += samples[i].cookie && samples[j].cookie == samples[i].cookie;
+		if (n > same) {
+			same = n;
+			cookie = samples[i].cookie;
 		}
 	}
 	check(same >= 4, "expected >= 4 samples (of 2 events) in one entry, got %d", same);
