@@ -1,0 +1,129 @@
+#!/bin/sh
+# Guest side of `make bench` (scripts/bench.sh boots the VM with it): run every
+# workload in every mode, one after the other, and append one line of raw numbers per
+# run to $GUEST_OUT/raw.txt:
+#   WORKLOAD MODE key=value...      or      WORKLOAD MODE n/a REASON
+# and "#note WORKLOAD MODE TEXT" for what perf script said on stderr (first line).
+# Keys: elapsed_ns and cpu_ns (the workload's own hot-phase wall and CPU time, from its
+# output "elapsed_ns N cpu_ns C"), samples, data_bytes (perf.data
+# data section), records (PERF_RECORD_CALLCHAIN_DEFERRED), unwinds and entries (deltas
+# of the deferred unwinder's counters), complete (samples whose user part reaches
+# main/__libc_start_call_main, or start_thread/clone for threads), deepest (user frames).
+# Environment: TOP, PERF, BIN (the workloads, build/bench/bin), GUEST_OUT,
+#   SFRAME=1 if the kernel has the SFrame unwinder, WORKLOADS and MODES (subsets).
+: "${TOP:?}" "${PERF:=$TOP/build/perf/perf}" "${BIN:=$TOP/build/bench/bin}" "${GUEST_OUT:=/tmp}"
+: "${SFRAME:=0}" "${WORKLOADS:=deep zero fault compute threads deep-32}"
+: "${MODES:=none fp defer dwarf sframe}"
+EVENT="-e cpu-clock -F 1000"
+ctl=/sys/kernel/debug/unwind_deferred_test/ctl
+raw=$GUEST_OUT/raw.txt
+logs=$GUEST_OUT/logs
+data=/tmp/bench.data
+mkdir -p "$logs"
+: > "$raw"
+
+# Keep the sampling rate fixed: no lowering of perf_event_max_sample_rate when the
+# (slow, emulated) interrupts take long.
+echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+
+# "unwinds U deferred D" from the test interface (0 0 without it)
+counters() {
+	if [ -r "$ctl" ]; then
+		head -n 1 "$ctl" | awk '{ print $2, $4 }'
+	else
+		echo 0 0
+	fi
+}
+
+# perf record options of a mode
+callgraph() {
+	case $1 in
+	fp) echo "-g" ;;
+	defer | sframe) echo "--call-graph fp,defer" ;;
+	dwarf) echo "--call-graph dwarf" ;;
+	esac
+}
+
+# The program a workload runs in a mode, or nothing if the mode does not apply
+program() { # WORKLOAD MODE
+	case $2 in
+	sframe) [ -x "$BIN/$1-sframe" ] && echo "$BIN/$1-sframe" ;;
+	*) echo "$BIN/$1" ;;
+	esac
+}
+
+# perf script -F comm,tid,ip,sym on stdin -> "samples=S complete=C deepest=D"
+chains() {
+	awk '
+	function flush() {
+		if (!inside) return
+		samples++
+		if (done) complete++
+		if (user > deepest) deepest = user
+		inside = 0
+	}
+	/^[^ \t]/ { flush(); inside = 1; user = 0; done = 0; next }
+	/^[ \t]*$/ { flush(); next }
+	$1 !~ /^ffff/ {
+		user++
+		s = $2; sub(/\+0x[0-9a-f]+$/, "", s)
+		if (s == "main" || s == "__libc_start_call_main" || s == "start_thread" ||
+		    s ~ /^clone3?$/ || s ~ /^__clone/)
+			done = 1
+	}
+	END { flush(); printf "samples=%d complete=%d deepest=%d\n", samples, complete, deepest }'
+}
+
+run() { # WORKLOAD MODE
+	w=$1 mode=$2 log=$logs/$1-$2
+	prog=$(program "$w" "$mode")
+	if [ "$mode" = sframe ] && [ "$SFRAME" != 1 ]; then
+		echo "$w $mode n/a kernel without the SFrame unwinder" >> "$raw"; return
+	fi
+	[ -n "$prog" ] || { echo "$w $mode n/a no SFrame build (x86-64 only)" >> "$raw"; return; }
+	set -- $(counters)	# unwinds, entries before the run in $1 $2, after it in $3 $4
+	if [ "$mode" = none ]; then
+		"$prog" > "$log.out" 2> "$log.err"
+	else
+		# -B: no build-id pass over the data after the run (symbols are found by path)
+		"$PERF" record -q -B $EVENT $(callgraph "$mode") -o "$data" -- "$prog" \
+			> "$log.out" 2> "$log.err"
+	fi
+	rc=$?
+	set -- "$@" $(counters)
+	elapsed=$(sed -n 's/^elapsed_ns \([0-9]*\).*/\1/p' "$log.out")
+	cpu=$(sed -n 's/.* cpu_ns \([0-9]*\).*/\1/p' "$log.out")
+	if [ $rc -ne 0 ] || [ -z "$elapsed" ]; then
+		echo "$w $mode n/a failed (rc $rc): $(tail -n 1 "$log.err")" >> "$raw"; return
+	fi
+	line="$w $mode elapsed_ns=$elapsed cpu_ns=${cpu:-0} unwinds=$(($3 - $1)) entries=$(($4 - $2))"
+	if [ "$mode" != none ]; then
+		bytes=$("$PERF" report -i "$data" --header-only 2>/dev/null |
+			sed -n 's/^# data size *: *\([0-9]*\).*/\1/p')
+		records=$("$PERF" report -i "$data" --stats 2>/dev/null |
+			awk '/CALLCHAIN_DEFERRED events:/ { print $3; exit }')
+		stats=$("$PERF" script -i "$data" --max-stack 1024 -F comm,tid,ip,sym 2> "$log.script.err" |
+			chains)
+		case $mode in defer | sframe)
+			"$PERF" evlist -v -i "$data" 2>/dev/null | grep -q "defer_callchain: 1" ||
+				echo "#note $w $mode perf recorded without defer_callchain" >> "$raw" ;;
+		esac
+		line="$line data_bytes=${bytes:-0} records=${records:-0} $stats"
+		rm -f "$data"
+	fi
+	echo "$line" >> "$raw"
+	if [ -s "$log.script.err" ]; then
+		echo "#note $w $mode perf script: $(head -n 1 "$log.script.err")" >> "$raw"
+	fi
+	echo "bench: $line"
+}
+
+echo "kernel $(uname -r) $(uname -v)" > "$GUEST_OUT/info.txt"
+echo "perf $("$PERF" version 2>&1)" >> "$GUEST_OUT/info.txt"
+echo "event $EVENT" >> "$GUEST_OUT/info.txt"
+echo "sframe $SFRAME" >> "$GUEST_OUT/info.txt"
+for w in $WORKLOADS; do
+	for m in $MODES; do
+		run "$w" "$m"
+	done
+done

@@ -1,0 +1,33 @@
+#!/bin/bash
+# `make bench`: boot the kernel in QEMU with -icount (one vCPU, deterministic guest
+# time), run bench/run-guest.sh there (every workload in every mode, raw numbers in
+# build/bench/raw.txt), then write the report (scripts/bench-report.sh).
+# Usage: bench.sh [FLAVOUR]   (default: default; the kernel is build/kernel-FLAVOUR)
+# Settings: BENCH_WORKLOADS, BENCH_MODES (subsets, space separated), VM_TIMEOUT.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+flavour=${1:-default}
+kdir=$top/build/kernel-$flavour
+out=$top/build/bench
+# The "sframe" mode needs the kernel's SFrame unwinder
+sframe=0
+grep -qx 'CONFIG_UNWIND_USER_SFRAME=y' "$kdir/.config" 2>/dev/null && sframe=1
+rm -rf "$out/logs" "$out"/{raw.txt,info.txt,output,results.md,results.csv,chart.png,chart.dat,gnuplot.log}
+mkdir -p "$out"
+echo "bench: running the workloads in the VM (progress: $out/output)"
+start=$(date +%s)
+rc=0
+"$top/scripts/vm.sh" -i -k "$kdir/arch/x86/boot/bzImage" -o "$out" -t "${VM_TIMEOUT:-2400}" \
+	-- env TOP="$top" SFRAME="$sframe" \
+	${BENCH_WORKLOADS:+WORKLOADS="$BENCH_WORKLOADS"} ${BENCH_MODES:+MODES="$BENCH_MODES"} \
+	sh "$top/bench/run-guest.sh" > "$out/vm.log" 2>&1 || rc=$?
+echo "bench: VM run took $(($(date +%s) - start)) s (host time)"
+if [ $rc -ne 0 ]; then
+	echo "bench: the guest run failed ($rc): $(tail -n 1 "$out/vm.log") (logs: $out/)" >&2
+	exit 1
+fi
+if splats=$("$top/scripts/scan-log.sh" "$out/console.log"); then :; else
+	echo "bench: kernel splats in $out/console.log:" >&2
+	echo "$splats" | head -n 5 >&2
+fi
+"$top/scripts/bench-report.sh" "$out"
