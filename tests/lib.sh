@@ -18,9 +18,10 @@ flavour() {
 # chain_report PERF_SCRIPT_OUTPUT COMM KSYM FUNC...
 # Reads `perf script -F comm,tid,ip,sym` output and prints
 #   samples=S marked=M good=G bad=B
-# S samples of COMM, M of them with the kernel function KSYM in their kernel part,
-# G of those whose user part starts with exactly FUNC1 FUNC2 ..., B the others (their
-# chains are printed to stderr).
+# S samples of COMM, M of them with the kernel function KSYM in their kernel part
+# (but not reading a file over 9p: that is ld.so loading libraries, and not cut at
+# perf's default 127 frames), G of those whose user part starts with exactly FUNC1
+# FUNC2 ..., B the others (their chains are printed to stderr).
 chain_report() {
 	file=$1 comm=$2 ksym=$3
 	shift 3
@@ -30,9 +31,12 @@ chain_report() {
 			samples++
 			first = 0; marked = 0
 			for (i = 1; i <= n; i++) {
-				if (addr[i] ~ /^ffff/) { if (sym[i] == ksym) marked = 1 }
-				else if (!first) first = i
+				if (addr[i] ~ /^ffff/) {
+					if (sym[i] == ksym) marked = 1
+					if (sym[i] ~ /^v9fs_/) marked = -1
+				} else if (!first) first = i
 			}
+			if (marked < 0 || n >= 127) marked = 0
 			if (marked) {
 				m++
 				ok = first > 0

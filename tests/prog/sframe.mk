@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest test programs of SFrame unwinding (tests/cases/sframe-*.sh), included by the
+# top-level Makefile (which sets TOP and BUILD). Output in $(BUILD)/tests/sframe/:
+#   sfchain, libsf1.so (linked), libsf2.so, libsf3.so (dlopened)  -- with SFrame
+#   nosframe/          the same without .sframe (objcopy --remove-section)
+#   bad-VARIANT/       the same with .sframe corrupted on disk by sfpatch
+# Everything is built without frame pointers, so only SFrame finds the callers.
+
+SF_SRC := $(TOP)/tests/prog/sframe
+SF_OUT := $(BUILD)/tests/sframe
+SF_CFLAGS := -O2 -g -fomit-frame-pointer -Wa,--gsframe -Wall -Wextra -Werror
+SF_FILES := sfchain libsf1.so libsf2.so libsf3.so
+SF_BAD := magic version fdeoff freoff fdestart fres fregarb
+
+TEST_EXTRA += $(addprefix $(SF_OUT)/,$(SF_FILES)) $(SF_OUT)/nosframe/stamp \
+	$(patsubst %,$(SF_OUT)/bad-%/stamp,$(SF_BAD))
+
+$(SF_OUT)/libsf1.so: $(SF_SRC)/sflib1.c
+	@mkdir -p $(@D)
+	gcc $(SF_CFLAGS) -fPIC -shared $< -o $@
+
+$(SF_OUT)/libsf2.so: $(SF_SRC)/sflib2.c
+	@mkdir -p $(@D)
+	gcc $(SF_CFLAGS) -fPIC -shared $< -o $@
+
+$(SF_OUT)/libsf3.so: $(SF_SRC)/sflib2.c
+	@mkdir -p $(@D)
+	gcc $(SF_CFLAGS) -DSF_VARIANT3 -fPIC -shared $< -o $@
+
+# Libraries are found next to the program ($ORIGIN), also in the variant directories
+$(SF_OUT)/sfchain: $(SF_SRC)/sfchain.c $(TOP)/tests/prog/util.h $(SF_OUT)/libsf1.so
+	gcc $(SF_CFLAGS) $< -o $@ -L$(SF_OUT) -lsf1 -Wl,-rpath,'$$ORIGIN' -rdynamic -ldl
+
+$(SF_OUT)/sfpatch: $(SF_SRC)/sfpatch.c
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror $< -o $@
+
+$(SF_OUT)/nosframe/stamp: $(addprefix $(SF_OUT)/,$(SF_FILES))
+	@mkdir -p $(@D)
+	for f in $(SF_FILES); do objcopy --remove-section .sframe $(SF_OUT)/$$f $(@D)/$$f || exit 1; done
+	touch $@
+
+$(SF_OUT)/bad-%/stamp: $(SF_OUT)/sfpatch $(addprefix $(SF_OUT)/,$(SF_FILES))
+	@mkdir -p $(@D)
+	for f in $(SF_FILES); do $(SF_OUT)/sfpatch $(SF_OUT)/$$f $(@D)/$$f $* || exit 1; done
+	touch $@
