@@ -10,6 +10,8 @@
  *   <- sf_a (exe) <- main
  *
  * Usage: sfchain chain [N]    the exact chain, N times (default 2)
+ *        sfchain spin N       run the chain N times, each leaf spinning ~100 us
+ *                             in the kernel: a workload for perf record
  *        sfchain control      the chain is NOT found (built without .sframe)
  *        sfchain survive      corrupt .sframe: the process works, the trace
  *                             starts at sf_leaf
@@ -340,6 +342,14 @@ int main(int argc, char **argv)
 	}
 
 	dl_open("libsf2.so");
+	if (!strcmp(mode, "spin")) {
+		/* for perf: each leaf call spins ~100 us in the kernel for the timer */
+		request = "request 1 1 1";
+		for (i = 0; i < n; i++)
+			ret += sf_a(i);
+		printf("ok (%d)\n", ret & 1);
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		ret += sf_a(i);
 		barrier();

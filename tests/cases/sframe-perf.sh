@@ -1,0 +1,17 @@
+# perf record --call-graph fp,defer of a program and libraries built without frame
+# pointers and with SFrame: perf script shows every frame from the leaf to main through
+# the libraries; the same binary recorded with -g (immediate frame pointers) does not.
+. "$TOP/tests/lib.sh"
+prog=$BIN/sframe/sfchain
+for mode in fp,defer fp; do
+	"$PERF" record -q -e cpu-clock -F 4000 --call-graph "$mode" -o "$mode.data" "$prog" spin 1500 \
+		> /dev/null || fail "perf record $mode failed"
+	"$PERF" script -i "$mode.data" -F comm,tid,ip,sym > "$mode.txt" || fail "perf script $mode failed"
+done
+defer=$(chain_report fp,defer.txt sfchain ksys_write sf_leaf sfdl_c sf_cb sf1_b sf_a main)
+fp=$(chain_report fp.txt sfchain ksys_write sf_leaf sfdl_c sf_cb sf1_b sf_a main)
+echo "fp,defer: $defer"
+echo "fp:       $fp"
+expect_chains "$defer" 20
+[ "$(field good "$fp")" = 0 ] || fail "immediate frame pointers found the chain: the test proves nothing"
+[ "$(field marked "$fp")" -ge 20 ] || fail "too few -g samples in the leaf's system call: $fp"
