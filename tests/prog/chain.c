@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#define KNOWN_CHAIN
 #include "util.h"
 
 static char buf[4 << 20];
@@ -19,17 +20,7 @@ NOINLINE void func_c(void)
 	keep_frame();
 }
 
-NOINLINE void func_b(void)
-{
-	func_c();
-	barrier();
-}
 
-NOINLINE void func_a(void)
-{
-	func_b();
-	barrier();
-}
 
 int main(int argc, char **argv)
 {

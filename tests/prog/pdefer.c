@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#define KNOWN_CHAIN
 #include "util.h"
 
 /* The ABI (include/uapi/linux/perf_event.h), spelled out for older headers */
@@ -71,17 +72,7 @@ NOINLINE void func_c(void)
 	keep_frame();
 }
 
-NOINLINE void func_b(void)
-{
-	func_c();
-	barrier();
-}
 
-NOINLINE void func_a(void)
-{
-	func_b();
-	barrier();
-}
 
 static const char *sym(uint64_t ip)
 {

@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#define KNOWN_CHAIN
 #include "util.h"
 
 #define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
@@ -119,17 +120,7 @@ NOINLINE void func_c(void)
 	keep_frame();
 }
 
-NOINLINE void func_b(void)
-{
-	func_c();
-	barrier();
-}
 
-NOINLINE void func_a(void)
-{
-	func_b();
-	barrier();
-}
 
 /* After main -> func_a -> func_b -> func_c -> request: check the trace. */
 static void check_chain(void)

@@ -30,4 +30,24 @@ static inline __attribute__((always_inline)) long raw_syscall3(long nr, long a1,
 	return ret;
 }
 
+#ifdef KNOWN_CHAIN
+/*
+ * The known chain main -> func_a -> func_b -> func_c, where the program's own
+ * func_c enters the kernel with a raw system call.
+ */
+void func_c(void);
+
+NOINLINE void func_b(void)
+{
+	func_c();
+	barrier();
+}
+
+NOINLINE void func_a(void)
+{
+	func_b();
+	barrier();
+}
+#endif
+
 #endif
