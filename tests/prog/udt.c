@@ -84,7 +84,6 @@ static void read_state(struct state *s)
 	sscanf(buf, "unwinds %lu deferred %lu", &s->unwinds, &s->deferred);
 	for (line = strtok_r(buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
 		struct tracer *t;
-		unsigned long i;
 
 		if (sscanf(line, "tracer %d", &n) != 1 || n < 0 || n > 3)
 			continue;
@@ -93,12 +92,7 @@ static void read_state(struct state *s)
 			   &t->bit, &t->calls, &t->ret, &t->first_ret, &t->req_cookie, &t->same,
 			   &t->cookie, &t->pid, &t->nr, &off) < 9)
 			continue;
-		line += off;
-		for (i = 0; i < t->nr && i < MAX_IPS; i++) {
-			if (sscanf(line, " %lx%n", &t->ips[i], &off) != 1)
-				break;
-			line += off;
-		}
+		parse_ips(line + off, t->ips, t->nr < MAX_IPS ? t->nr : MAX_IPS);
 	}
 }
 

@@ -30,6 +30,26 @@ static inline __attribute__((always_inline)) long raw_syscall3(long nr, long a1,
 	return ret;
 }
 
+#ifdef _STDIO_H
+/*
+ * Read up to max hex addresses " %lx %lx ..." from the test interface's line
+ * (kernel/unwind/test.c) into ips; returns how many were read.
+ */
+static __attribute__((unused)) unsigned long parse_ips(const char *line, unsigned long *ips,
+						       unsigned long max)
+{
+	unsigned long i;
+	int off;
+
+	for (i = 0; i < max; i++) {
+		if (sscanf(line, " %lx%n", &ips[i], &off) != 1)
+			break;
+		line += off;
+	}
+	return i;
+}
+#endif
+
 #ifdef KNOWN_CHAIN
 /*
  * The known chain main -> func_a -> func_b -> func_c, where the program's own

@@ -105,20 +105,12 @@ static void read_trace(struct trace *t)
 		die("cannot read " CTL);
 	buf[len] = 0;
 	for (line = strtok_r(buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
-		unsigned long i;
-
 		if (sscanf(line, "sframe entries %ld", &t->entries) == 1)
 			continue;
 		if (sscanf(line, "tracer 0 bit %*d calls %*u ret %*d first_ret %*d req_cookie %*x same %*d cookie %*x pid %*d nr %lu%n",
 			   &t->nr, &off) < 1)
 			continue;
-		line += off;
-		for (i = 0; i < t->nr && i < MAX_IPS; i++) {
-			if (sscanf(line, " %lx%n", &t->ips[i], &off) != 1)
-				break;
-			line += off;
-		}
-		t->nr = i;
+		t->nr = parse_ips(line + off, t->ips, t->nr < MAX_IPS ? t->nr : MAX_IPS);
 	}
 }
 
