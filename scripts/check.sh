@@ -53,7 +53,13 @@ for f in "$@"; do
 	tally "$f" "${results[@]}"
 done
 if [ ${#failed[@]} -gt 0 ]; then
-	echo; echo "Failed:"; printf '  %s\n' "${failed[@]}"
+	echo; echo "Failed:"
+	for r in "${failed[@]}"; do
+		echo "  $r"
+		# the first lines of the test's log that say what went wrong
+		log=$(echo "$r" | sed -n 's/.*(log: \(.*\.log\))$/\1/p')
+		[ -f "$log" ] && grep -m 5 -E '^(FAIL|bad chain)' "$log" | cut -c1-300 | sed 's/^/      /'
+	done
 	echo "Logs: $top/build/check-*/ (console.log, vm.log, tests/NAME.log)"
 fi
 echo "$pass passed, $fail failed, $skip skipped"

@@ -29,14 +29,14 @@ chain_report() {
 	function flush() {
 		if (n && name == comm) {
 			samples++
-			first = 0; marked = 0
+			first = 0; marked = 0; v9fs = 0
 			for (i = 1; i <= n; i++) {
 				if (addr[i] ~ /^ffff/) {
 					if (sym[i] == ksym) marked = 1
-					if (sym[i] ~ /^v9fs_/) marked = -1
+					if (sym[i] ~ /^v9fs_/) v9fs = 1
 				} else if (!first) first = i
 			}
-			if (marked < 0 || n >= 127) marked = 0
+			if (v9fs || n >= 127) marked = 0
 			if (marked) {
 				m++
 				ok = first > 0

@@ -3,9 +3,13 @@
  * The known call chain: main -> func_a -> func_b -> func_c -> read(2) of /dev/zero, issued by a raw
  * system call instruction inside func_c so that it is the innermost user frame.
  * Usage: chain [ITERATIONS [BYTES]]
+ *        chain spin N    spin N loops in user space in noframe_spin with the frame
+ *                        pointer cleared: a frame pointer walk there finds
+ *                        exactly one frame
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #define KNOWN_CHAIN
 #include "util.h"
@@ -22,9 +26,30 @@ NOINLINE void func_c(void)
 
 
 
+NOINLINE void noframe_spin(long n)
+{
+	unsigned long saved;
+
+#ifdef __x86_64__
+	asm volatile("mov %%rbp, %1\n\txor %%ebp, %%ebp\n"
+		     "1:\tdec %0\n\tjnz 1b\n\tmov %1, %%rbp"
+		     : "+r"(n), "=&r"(saved) : : "memory", "cc");
+#else
+	asm volatile("mov %%ebp, %1\n\txor %%ebp, %%ebp\n"
+		     "1:\tdec %0\n\tjnz 1b\n\tmov %1, %%ebp"
+		     : "+r"(n), "=&r"(saved) : : "memory", "cc");
+#endif
+}
+
 int main(int argc, char **argv)
 {
-	long i, n = argc > 1 ? atol(argv[1]) : 1000;
+	long i, n;
+
+	if (argc > 2 && !strcmp(argv[1], "spin")) {
+		noframe_spin(atol(argv[2]));
+		return 0;
+	}
+	n = argc > 1 ? atol(argv[1]) : 1000;
 
 	if (argc > 2)
 		bytes = atol(argv[2]);

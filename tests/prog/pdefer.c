@@ -57,9 +57,14 @@ static char buf[8 << 20];
 static int zero_fd;
 static long read_bytes = 1 << 20;
 
+static char first_failure[256];
+
+/* On failure print why; the first one is repeated in the last line */
 #define check(cond, ...) do {						\
 	if (!(cond)) {							\
-		failures++;						\
+		if (!failures++)					\
+			snprintf(first_failure, sizeof(first_failure),	\
+				 __VA_ARGS__);				\
 		printf("FAIL %s: ", test);				\
 		printf(__VA_ARGS__);					\
 		printf("\n");						\
@@ -358,8 +363,12 @@ static void test_long(void)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(fd2, PERF_EVENT_IOC_ENABLE, 0);
 	run_chain(1);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	/*
+	 * fd2 first: once fd (the one with defer_output) is off, no records are
+	 * written, and fd2's samples of later entries would have none.
+	 */
 	ioctl(fd2, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	after = read_unwinds();
 	parse_buffer(rb);
 	summary("long");
@@ -629,7 +638,8 @@ int main(int argc, char **argv)
 		if (!strcmp(tests[i].name, test)) {
 			tests[i].fn();
 			if (failures) {
-				printf("FAIL: %d check(s) failed\n", failures);
+				printf("FAIL: %d check(s) failed, the first: %s\n", failures,
+				       first_failure);
 				return 1;
 			}
 			printf("ok: %s\n", test);

@@ -1,0 +1,26 @@
+# perf record --call-graph fp,defer of a user-space loop whose frame pointer walk
+# finds exactly one frame: every such sample shows that one frame after merging
+# (a merged user part of one frame must not be taken for a marker and a cookie).
+. "$TOP/tests/lib.sh"
+"$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" spin 200000000 \
+	> /dev/null || fail "perf record failed"
+"$PERF" script -i perf.data -F comm,ip,sym > script.txt || fail "perf script failed"
+"$PERF" script -i perf.data --no-merge-callchains -F comm,ip,sym > raw.txt || fail "perf script failed"
+# SAMPLES: samples of chain; SPIN: those whose user part shows noframe_spin; ONE:
+# those whose user part is exactly that one frame
+report=$(awk '
+	function flush() {
+		if (n && name == "chain") { s++; if (spin) { sp++; one += user == 1 } }
+		n = user = spin = 0
+	}
+	/^[^ \t]/ { flush(); name = $1; next }
+	/^[ \t]*$/ { flush(); next }
+	{ n++; if ($1 !~ /^ffff/) user++; if ($2 ~ /^noframe_spin/) spin = 1 }
+	END { flush(); printf "samples=%d spin=%d one=%d\n", s, sp, one }' script.txt)
+echo "$report"
+deferred=$(grep -c "user callchain deferred" raw.txt)
+echo "unmerged samples with a deferred user part: $deferred"
+[ "$deferred" -ge 50 ] || fail "expected >= 50 deferred samples, got $deferred"
+[ "$(field spin "$report")" -ge 50 ] || fail "expected >= 50 samples in noframe_spin: $report"
+[ "$(field spin "$report")" = "$(field one "$report")" ] ||
+	fail "samples in noframe_spin with more or less than that one frame: $report"
