@@ -52,18 +52,21 @@ program() { # WORKLOAD MODE
 	esac
 }
 
-# perf script -F comm,tid,ip,sym on stdin -> "samples=S complete=C deepest=D"
+# perf script -F comm,tid,ip,sym on stdin -> "samples=S complete=C deepest=D";
+# the first 5 incomplete samples go to file $1
 chains() {
-	awk '
+	awk -v bad="$1" '
 	function flush() {
 		if (!inside) return
 		samples++
 		if (done) complete++
+		else if (nbad++ < 5) print chain "\n" > bad
 		if (user > deepest) deepest = user
 		inside = 0
 	}
-	/^[^ \t]/ { flush(); inside = 1; user = 0; done = 0; next }
+	/^[^ \t]/ { flush(); inside = 1; user = 0; done = 0; chain = $0; next }
 	/^[ \t]*$/ { flush(); next }
+	{ chain = chain "\n" $0 }
 	$1 !~ /^ffff/ {
 		user++
 		s = $2; sub(/\+0x[0-9a-f]+$/, "", s)
@@ -103,7 +106,7 @@ run() { # WORKLOAD MODE
 		records=$("$PERF" report -i "$data" --stats 2>/dev/null |
 			awk '/CALLCHAIN_DEFERRED events:/ { print $3; exit }')
 		stats=$("$PERF" script -i "$data" --max-stack 1024 -F comm,tid,ip,sym 2> "$log.script.err" |
-			chains)
+			chains "$log.incomplete")
 		case $mode in defer | sframe)
 			"$PERF" evlist -v -i "$data" 2>/dev/null | grep -q "defer_callchain: 1" ||
 				echo "#note $w $mode perf recorded without defer_callchain" >> "$raw" ;;
