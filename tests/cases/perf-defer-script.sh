@@ -1,5 +1,6 @@
 # perf record --call-graph fp,defer of the known chain, then perf script (merging):
-# every sample in the read path shows kernel frames, then func_c, func_b, func_a, main.
+# every sample in the read of /dev/zero (as in perf-record-g) shows kernel frames, then
+# func_c, func_b, func_a, main.
 . "$TOP/tests/lib.sh"
 "$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" 400 \
 	2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
@@ -8,4 +9,4 @@
 grep -q "defer_callchain: 1" evlist.txt || fail "no event with defer_callchain in perf.data"
 grep -q "defer_output: 1" evlist.txt || fail "no event with defer_output in perf.data"
 "$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt || fail "perf script failed"
-expect_chains "$(chain_report script.txt chain ksys_read func_c func_b func_a main)" 20
+expect_chains "$(chain_report script.txt chain "$ZERO_READ" func_c func_b func_a main)" 20
