@@ -1,6 +1,6 @@
 # perf record --call-graph fp,defer of a user-space loop whose frame pointer walk
-# finds exactly one frame: every such sample shows that one frame after merging
-# (a merged user part of one frame must not be taken for a marker and a cookie).
+# finds exactly one frame: such samples show that one frame after merging (a merged
+# user part of one frame must not be taken for a marker and a cookie).
 . "$TOP/tests/lib.sh"
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" spin 200000000 \
 	> /dev/null || fail "perf record failed"
@@ -11,16 +11,20 @@
 report=$(awk '
 	function flush() {
 		if (n && name == "chain") { s++; if (spin) { sp++; one += user == 1 } }
-		n = user = spin = 0
+		if (n && spin && user != 1) print "more than one frame:" chain > "/dev/stderr"
+		n = user = spin = 0; chain = ""
 	}
 	/^[^ \t]/ { flush(); name = $1; next }
 	/^[ \t]*$/ { flush(); next }
-	{ n++; if ($1 !~ /^ffff/) user++; if ($2 ~ /^noframe_spin/) spin = 1 }
+	{ n++; chain = chain " " $2; if ($1 !~ /^ffff/) user++; if ($2 ~ /^noframe_spin/) spin = 1 }
 	END { flush(); printf "samples=%d spin=%d one=%d\n", s, sp, one }' script.txt)
 echo "$report"
 deferred=$(grep -c "user callchain deferred" raw.txt)
 echo "unmerged samples with a deferred user part: $deferred"
 [ "$deferred" -ge 50 ] || fail "expected >= 50 deferred samples, got $deferred"
-[ "$(field spin "$report")" -ge 50 ] || fail "expected >= 50 samples in noframe_spin: $report"
-[ "$(field spin "$report")" = "$(field one "$report")" ] ||
-	fail "samples in noframe_spin with more or less than that one frame: $report"
+# Nearly all: a sample at the function's first instructions, before the frame
+# pointer is cleared, sees the callers too.
+[ "$(field one "$report")" -ge 50 ] ||
+	fail "expected >= 50 samples showing exactly noframe_spin as their user part: $report"
+[ $(($(field one "$report") * 100)) -ge $(($(field spin "$report") * 99)) ] ||
+	fail "more than 1% of the samples in noframe_spin show more than that frame: $report"
