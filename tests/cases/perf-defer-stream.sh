@@ -1,0 +1,28 @@
+# perf script merging of deferred callchains on a crafted stream (tests/prog/defer-stream.c):
+# a thread's queued samples are delivered, unmerged, when its entry is known to be over
+# without their record: when its tid is reused (FORK), at exec (COMM_EXEC) and when a
+# sample of a new entry (another cookie) comes; a plain rename does not end the entry.
+# Without that, the old samples were shown with the new thread's comm ("new", "post"),
+# the held-back EXIT removed the new thread (":100"), and sample 19 came after 22.
+. "$TOP/tests/lib.sh"
+"$BIN/defer-stream" > stream.data || fail "defer-stream failed"
+"$PERF" script -i - -F comm,tid,time,ip < stream.data > script.txt 2> script.err ||
+	fail "perf script failed: $(tail -n 1 script.err)"
+# One line per sample: comm tid time: frames ("unmerged:COOKIE" for the deferred marker)
+awk '/^[^ \t]/ { if (line) print line; line = $1 " " $2 " " $3; next }
+	/cookie: / { c = $NF; sub(/\)$/, "", c); line = line " unmerged:" c; next }
+	/^[ \t]/ { line = line " " $1 }
+	END { print line }' script.txt > got.txt
+cat > want.txt <<'WANT'
+old 100 2.000000: ffffffff81000100 ffffffff81001100 unmerged:a1
+new 100 6.000000: ffffffff81000200 ffffffff81001200 401010 401020
+pre 200 9.000000: ffffffff81000300 ffffffff81001300 unmerged:b1
+post 200 11.000000: ffffffff81000400 ffffffff81001400 401030 401040
+two 300 14.000000: ffffffff81000500 ffffffff81001500 401050 401060
+two 300 16.000000: ffffffff81000600 ffffffff81001600 401050 401060
+four 400 19.000000: ffffffff81000700 ffffffff81001700 unmerged:d1
+five 500 22.000000: ffffffff81000900 ffffffff81001900 401070
+four 400 20.000000: ffffffff81000800 ffffffff81001800 401080 401090
+WANT
+diff -u want.txt got.txt || fail "perf script attributed or ordered deferred samples wrongly (diff above)"
+echo "all 9 samples with the right thread, chain and order"
