@@ -1,0 +1,54 @@
+# perf names vDSO frames: samples of a 64-bit program in clock_gettime() (in the vDSO,
+# or in the kernel entered from it) show __vdso_clock_gettime (or its alias) in [vdso],
+# not [unknown]; a 32-bit program's read() enters the kernel through the vDSO's
+# __kernel_vsyscall, which perf resolves in [vdso32] (its perf-read-vdso32 helper reads
+# the 32-bit vDSO). With immediate (-g) and deferred callchains, and also when the
+# build-id cache has no copy of the vDSO (perf record -N): perf then uses the running
+# kernel's vDSO, as it does for the build-id it records.
+. "$TOP/tests/lib.sh"
+# vdso_report SCRIPT KERNEL_SYM NAME: "samples=S vdso=V named=N" for the samples of
+# the program whose kernel part has KERNEL_SYM (any sample if empty): V of them have
+# a first user frame in the vDSO, N of those named NAME (an ERE; others are printed)
+vdso_report() {
+	awk -v ksym="$2" -v want="^($3)$" '
+	function flush() {
+		if (name ~ /^vdso/ && (ksym == "" || kin)) {
+			n++
+			if (udso ~ /^\(\[vdso(32)?\]\)$/) {
+				v++
+				if (usym ~ want) named++
+				else print "unnamed: " usym " " udso > "/dev/stderr"
+			}
+		}
+		name = ""; kin = 0; usym = ""; udso = ""
+	}
+	/^[^ \t]/ { flush(); name = $1; next }
+	/^[ \t]*$/ { flush(); next }
+	$1 ~ /^ffff/ { s = $2; sub(/\+0x[0-9a-f]+$/, "", s); if (s == ksym) kin = 1; next }
+	udso == "" { usym = $2; sub(/\+0x[0-9a-f]+$/, "", usym); udso = $NF }
+	END { flush(); printf "samples=%d vdso=%d named=%d\n", n, v, named }' "$1"
+}
+# a build-id cache of our own, emptied before each recording
+export HOME="$PWD/home"
+mkdir -p "$HOME"
+failed=
+for mode in -g "-g -N" "--call-graph fp,defer -N"; do
+	for run in "vdso clock 400 x __vdso_clock_gettime|clock_gettime" \
+		"vdso-32 read 3000 read_zero __kernel_vsyscall"; do
+		set -- $run
+		rm -rf "$HOME/.debug"
+		"$PERF" record -e cpu-clock -F 2000 $mode -o perf.data "$BIN/$1" $2 $3 2> record.err ||
+			fail "perf record $mode $1 $2 failed: $(tail -n 1 record.err)"
+		"$PERF" script -i perf.data -F comm,ip,sym,dso > script.txt 2> script.err ||
+			fail "perf script failed: $(tail -n 1 script.err)"
+		k=$4; [ "$k" = x ] && k=
+		r=$(vdso_report script.txt "$k" "$5" 2> unnamed.txt)
+		echo "$mode $1 $2: $r"
+		head -n 3 unnamed.txt
+		# most samples are in the vDSO (clock) or came through it (read), all named
+		if [ "$(field vdso "$r")" -lt 20 ] || [ "$(field named "$r")" != "$(field vdso "$r")" ]; then
+			failed="$failed; $mode $1 $2: $r"
+		fi
+	done
+done
+[ -z "$failed" ] || fail "vDSO frames not named:$failed"
