@@ -3,6 +3,7 @@
 # holds the tests that run on the host) or those matching $TESTS, one line per test,
 # then "N passed, N failed". Each test's output goes to $GUEST_OUT/tests/NAME.log.
 # A test passes with exit 0, is skipped with 77, fails otherwise; its last line says why.
+# A line "# timeout: SECONDS" in a test gives it more than $TEST_TIMEOUT.
 # Environment from the host: TOP (repository), BIN (test programs), PERF (perf binary).
 here=$(cd "$(dirname "$0")" && pwd)
 : "${TOP:=$(dirname "$here")}" "${BIN:=$TOP/build/tests}" "${PERF:=$TOP/build/perf/perf}"
@@ -19,11 +20,13 @@ for t in "$CASES"/*.sh; do
 	fi
 	work=$(mktemp -d /tmp/test.XXXXXX)
 	[ -w /dev/kmsg ] && [ "$CASES" = "$here/cases" ] && echo "test: $name" > /dev/kmsg
-	(cd "$work" && exec timeout -k 5 "$TEST_TIMEOUT" sh "$t") > "$logs/$name.log" 2>&1
+	limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
+	limit=${limit:-$TEST_TIMEOUT}
+	(cd "$work" && exec timeout -k 5 "$limit" sh "$t") > "$logs/$name.log" 2>&1
 	rc=$?
 	rm -rf "$work"
 	why=$(tail -n 1 "$logs/$name.log")
-	[ $rc -eq 124 ] && why="timed out after ${TEST_TIMEOUT}s"
+	[ $rc -eq 124 ] && why="timed out after ${limit}s"
 	case $rc in
 	0) line="PASS $name"; pass=$((pass + 1)) ;;
 	77) line="SKIP $name: $why"; skip=$((skip + 1)) ;;
