@@ -31,7 +31,8 @@ export BENCH_WORKLOADS BENCH_MODES
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
-	@echo 'make demo     record a known call chain in the VM and show perf script/report'
+	@echo 'make demo     record a known call chain in the VM and show perf script/report,'
+	@echo '              flame graphs of -g and fp,defer (build/demo/flamegraphs.png)'
 	@echo 'make bench    deferred vs immediate vs DWARF unwinding in the VM (-icount):'
 	@echo '              build/bench/results.md, .csv, chart.png (docs/bench.md)'
 	@echo 'make tree     prepare build/linux (base + patches/series); RESET=1 re-applies'
@@ -76,7 +77,7 @@ check: tree perf tests
 	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
 	@scripts/check.sh host $(FLAVOURS)
 
-demo: kernel perf tests
+demo: kernel perf tests $(BENCH_BIN)/deep
 	@scripts/demo.sh
 
 bench: kernel perf $(BENCH_BINS)

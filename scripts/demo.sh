@@ -7,4 +7,5 @@ out=$top/build/demo
 rc=0
 "$top/scripts/vm.sh" -o "$out" -t 600 -- env TOP="$top" sh "$top/scripts/demo-guest.sh" || rc=$?
 cat "$out/output" 2>/dev/null
+[ $rc -ne 0 ] || "$top/scripts/flamegraph-png.sh" "$out" || rc=$?
 exit $rc

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Guest side of the demo's flame graphs: record the deep program (bench/deep.c, 150 frames
+# of recursion: deeper than the 127 frames of an immediate callchain) with -g and with
+# --call-graph fp,defer, and write perf's own flame graph report of each to
+# $GUEST_OUT/flamegraph-MODE.html (MODE g or defer) and a summary line of each to
+# $GUEST_OUT/flamegraph-MODE.txt: samples in the recursion, the share of them whose stack
+# goes down to main, the deepest stack.
+perf_dir=$TOP/build/perf
+prog=$TOP/build/bench/bin/deep
+template=$TOP/build/npm/d3-flamegraph-base.html
+# perf script report flamegraph runs `perf script -s flamegraph.py` with the perf in
+# $PATH, from $PERF_EXEC_PATH (perf's source tree here: perf is not installed)
+export PATH="$perf_dir:$PATH" PERF_EXEC_PATH="$TOP/build/linux/tools/perf"
+# perf script cuts every callchain at kernel.perf_event_max_stack (127) by default, the
+# deferred ones too: ask for whole stacks (and so run the report's script with
+# perf script -s, as `perf script report flamegraph` does, to pass the option)
+max_stack=--max-stack=1024
+
+for mode in g defer; do
+	case $mode in
+	g) cg=-g title="perf record -g" ;;
+	defer) cg="--call-graph fp,defer" title="perf record --call-graph fp,defer" ;;
+	esac
+	mkdir -p "/tmp/fg-$mode" && cd "/tmp/fg-$mode" || exit 1
+	echo "=== $title -e cpu-clock -F 1000 $prog 150 40000"
+	# shellcheck disable=SC2086
+	perf record -q -e cpu-clock -F 1000 $cg -o perf.data "$prog" 150 40000 >/dev/null || exit 1
+	perf script $max_stack -s "$PERF_EXEC_PATH/scripts/python/flamegraph.py" -- \
+		--template "$template" -o "$GUEST_OUT/flamegraph-$mode.html" 2>&1 | grep -v '^dumping'
+	perf script $max_stack --comms deep -F ip,sym | awk -v title="$title" '
+		/^[ \t]*$/ {
+			if (n > d) d = n
+			if (r) { s++; if (m) whole++ }
+			n = m = r = 0; next
+		}
+		{ n++; if ($2 == "main") m = 1; if ($2 == "descend") r = 1 }
+		END { printf "%s: %d samples in the recursion, %d%% of them down to main; deepest stack %d frames\n",
+			title, s, s ? whole * 100 / s : 0, d }' | tee "$GUEST_OUT/flamegraph-$mode.txt"
+	echo
+done
