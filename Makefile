@@ -65,6 +65,11 @@ perf: tree
 
 tests: $(TEST_BINS) $(TEST_EXTRA)
 
+# The host's TSC rate, handed to the guest by scripts/vm.sh
+$(BUILD)/tsc-khz: scripts/tsc-khz.c
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $<
+
 $(BUILD)/tests/%: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)
 	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
@@ -73,14 +78,14 @@ $(BUILD)/tests/%-32: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)
 	gcc -m32 $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
 
-check: tree perf tests
+check: tree perf tests $(BUILD)/tsc-khz
 	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
 	@scripts/check.sh host $(FLAVOURS)
 
-demo: kernel perf tests $(BENCH_BIN)/deep
+demo: kernel perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
 	@scripts/demo.sh
 
-bench: kernel perf $(BENCH_BINS)
+bench: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
 	@scripts/bench.sh
 
 clean:

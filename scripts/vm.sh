@@ -36,7 +36,21 @@ else
 fi
 [ "$accel" = kvm ] && cpu=host
 
-append="console=ttyS0 panic=-1 oops=panic tsc=reliable no_hash_pointers loglevel=6"
+# Timers (with the ACPI PM timer and HPET of config/default.config): tsc=reliable keeps
+# the TSC clocksource without a watchdog; no_timer_check skips the IO-APIC timer check,
+# which counts PIT ticks in a busy wait of some 60 ms that a TCG guest on a loaded host
+# can miss ("IO-APIC + timer doesn't work!", a panic at boot; KVM guests skip it too).
+append="console=ttyS0 panic=-1 oops=panic tsc=reliable no_timer_check no_hash_pointers loglevel=6"
+# The TSC rate, handed over: the guest's TSC is the host's (but with -icount), and its
+# own calibration against the PIT can be wrong by 8x on a loaded host (the kernel keeps
+# the PIT's value when the HPET disagrees); the clock then runs that much too fast.
+if [ ${#icount[@]} -eq 0 ]; then
+	if [ -x "$top/build/tsc-khz" ]; then
+		append+=" tsc_early_khz=$("$top/build/tsc-khz")"
+	else
+		echo "vm: no $top/build/tsc-khz (make builds it): the guest calibrates its TSC itself" >&2
+	fi
+fi
 append+=" root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro"
 append+=" init=$top/scripts/guest-init.sh du.out=$out"
 
