@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest tests of deferred perf callchains with raw perf_event_open (no perf tool).
- * Usage: pdefer chain|long|cpuwide|inherit|plain|einval|teardown|entry
+ * Usage: pdefer chain|long|cpuwide|inherit|plain|einval|teardown|entry|maxstack|cswitch
  * Exits 0 when every check held, 1 otherwise; the last line says why.
  */
 #define _GNU_SOURCE
@@ -38,6 +38,8 @@ struct sample {
 	uint32_t tid;
 	uint64_t cookie;	/* 0: no deferred marker */
 	int kernel;		/* has kernel frames */
+	int user_ctx;		/* has PERF_CONTEXT_USER (maybe no frames after it) */
+	int frames;		/* entries that are not contexts (nor the cookie) */
 	int user_frames;	/* immediate user frames */
 	uint64_t first_user;	/* first immediate user frame */
 	long pos;		/* index in the buffer */
@@ -56,6 +58,10 @@ static const char *test;
 static char buf[8 << 20];
 static int zero_fd;
 static long read_bytes = 1 << 20;
+/* what open_sw_event() asks for */
+static uint64_t sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			      PERF_SAMPLE_CALLCHAIN;
+static unsigned int max_stack, exclude_user_chain;
 
 static char first_failure[256];
 
@@ -98,7 +104,9 @@ static int open_sw_event(uint64_t config, uint64_t period, pid_t pid, int cpu, u
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = config;
 	attr.sample_period = period;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+	attr.sample_type = sample_type;
+	attr.sample_max_stack = max_stack;
+	attr.exclude_callchain_user = exclude_user_chain;
 	attr.sample_id_all = 1;
 	attr.disabled = 1;
 	attr.exclude_hv = 1;
@@ -149,19 +157,27 @@ static void parse_buffer(void *base)
 
 			memset(s, 0, sizeof(*s));
 			s->tid = p[1] >> 32;
-			nr = p[3];
 			s->pos = pos;
+			/* IP, TID, TIME, then the callchain if asked for */
+			nr = sample_type & PERF_SAMPLE_CALLCHAIN ? p[3] : 0;
 			for (i = 0; i < nr; i++) {
 				uint64_t ip = p[4 + i];
 
 				if (ip == PERF_CONTEXT_KERNEL)
 					s->kernel = 1;
-				if (ip == CONTEXT_USER_DEFERRED && i + 2 == nr)
+				if (ip == CONTEXT_USER_DEFERRED && i + 2 == nr) {
 					s->cookie = p[4 + i + 1];
-				if (ip == PERF_CONTEXT_USER && i + 1 < nr) {
-					s->user_frames = nr - i - 1;
-					s->first_user = p[4 + i + 1];
+					break;
 				}
+				if (ip == PERF_CONTEXT_USER) {
+					s->user_ctx = 1;
+					if (i + 1 < nr) {
+						s->user_frames = nr - i - 1;
+						s->first_user = p[4 + i + 1];
+					}
+				}
+				if (ip < (uint64_t)-4095)
+					s->frames++;
 			}
 		} else if (h->type == RECORD_CALLCHAIN_DEFERRED && nrecords < MAX_RECORDS) {
 			struct record *r = &records[nrecords++];
@@ -499,37 +515,151 @@ static void test_plain(void)
 	close(fd);
 }
 
+/* Run the chain with an event of @flags; return its number of samples. */
+static int run_event(uint64_t flags)
+{
+	int fd = open_event(0, -1, flags);
+	void *rb;
+
+	check(fd >= 0, "perf_event_open flags %llx sample_type %llx exclude_callchain_user %u: %s",
+	      (unsigned long long)flags, (unsigned long long)sample_type, exclude_user_chain,
+	      strerror(errno));
+	if (fd < 0)
+		return 0;
+	nsamples = nrecords = 0;
+	rb = map_buffer(fd);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	run_chain(200);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	munmap(rb, (DATA_PAGES + 1) * 4096L);
+	close(fd);
+	return nsamples;
+}
+
+/*
+ * Mainline's semantics: bits 38 and 39 are accepted whatever the sample type
+ * and exclusions, and nothing is deferred where there is no user callchain;
+ * unknown bits are EINVAL.
+ */
 static void test_einval(void)
 {
 	struct perf_event_attr attr;
 	uint64_t *bits;
-	int fd;
+	int fd, i, n;
 
-	fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN);
-	check(fd >= 0, "defer_callchain with a callchain: %s", strerror(errno));
-	close(fd);
+	/* mainline perf's probe: type and config, disabled, defer_callchain */
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	attr.sample_period = 100000;
-	attr.sample_type = PERF_SAMPLE_IP;
+	attr.disabled = 1;
 	bits = (uint64_t *)((char *)&attr.read_format + sizeof(attr.read_format));
-	*bits = ATTR_DEFER_CALLCHAIN;
+	*bits |= ATTR_DEFER_CALLCHAIN;
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	check(fd < 0 && errno == EINVAL, "defer_callchain without PERF_SAMPLE_CALLCHAIN: fd %d", fd);
-	attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
-	attr.exclude_callchain_user = 1;
-	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	check(fd < 0 && errno == EINVAL, "defer_callchain with exclude_callchain_user: fd %d", fd);
-	attr.exclude_callchain_user = 0;
+	check(fd >= 0, "mainline perf's probe (defer_callchain alone): %s", strerror(errno));
+	close(fd);
 	*bits |= 1ULL << 40;	/* still reserved */
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	check(fd < 0 && errno == EINVAL, "reserved bit 40: fd %d", fd);
 	*bits = ATTR_DEFER_OUTPUT;
-	attr.sample_type = PERF_SAMPLE_IP;
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	check(fd >= 0, "defer_output alone: %s", strerror(errno));
+	close(fd);
+
+	/* samples without a callchain: nothing deferred */
+	sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	n = run_event(ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT);
+	printf("without PERF_SAMPLE_CALLCHAIN: %d samples, %d records\n", n, nrecords);
+	check(n >= 10 && !nrecords, "expected >= 10 samples and no record, got %d and %d", n,
+	      nrecords);
+
+	/* user callchains excluded: kernel callchains, nothing deferred */
+	sample_type |= PERF_SAMPLE_CALLCHAIN;
+	exclude_user_chain = 1;
+	n = run_event(ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT);
+	printf("with exclude_callchain_user: %d samples, %d records\n", n, nrecords);
+	check(n >= 10 && !nrecords, "expected >= 10 samples and no record, got %d and %d", n,
+	      nrecords);
+	for (i = 0; i < nsamples; i++)
+		check(!samples[i].cookie && !samples[i].user_ctx,
+		      "sample %d has a user part (cookie %llx)", i,
+		      (unsigned long long)samples[i].cookie);
+	exclude_user_chain = 0;
+}
+
+/*
+ * sample_max_stack never cuts the deferred marker and cookie (context
+ * entries, like PERF_CONTEXT_USER): every kernel sample keeps its user part.
+ */
+static void test_maxstack(void)
+{
+	int i, deferred;
+
+	for (max_stack = 1; max_stack <= 3; max_stack++) {
+		run_event(ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT);
+		deferred = check_pairing();
+		printf("sample_max_stack %u: %d samples, %d deferred, %d records\n", max_stack,
+		       nsamples, deferred, nrecords);
+		check(deferred >= 10, "max_stack %u: expected >= 10 deferred samples, got %d",
+		      max_stack, deferred);
+		for (i = 0; i < nsamples; i++) {
+			struct sample *s = &samples[i];
+
+			check(s->cookie || s->user_ctx,
+			      "max_stack %u: sample %d (%d frames) lost its user part", max_stack, i,
+			      s->frames);
+			check(s->frames <= (int)max_stack, "max_stack %u: sample %d has %d frames",
+			      max_stack, i, s->frames);
+		}
+	}
+	max_stack = 0;
+}
+
+static int ping[2], pong[2];
+
+static void *pong_thread(void *arg)
+{
+	char c;
+
+	(void)arg;
+	while (read(ping[0], &c, 1) == 1 && write(pong[1], &c, 1) == 1)
+		;
+	return NULL;
+}
+
+/*
+ * Context-switch samples are taken with the runqueue lock held: the
+ * request must not allocate there (on debug kernels a splat or deadlock).
+ */
+static void test_cswitch(void)
+{
+	int fd = open_sw_event(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, 0, -1,
+			       ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT);
+	int i, deferred;
+	pthread_t th;
+	char c = 0;
+	void *rb;
+
+	check(fd >= 0, "perf_event_open: %s", strerror(errno));
+	if (fd < 0 || pipe(ping) || pipe(pong))
+		return;
+	pin_cpu0();		/* the thread too: every round trip switches */
+	pthread_create(&th, NULL, pong_thread, NULL);
+	rb = map_buffer(fd);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 2000; i++)
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
+			break;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	close(ping[1]);
+	pthread_join(th, NULL);
+	parse_buffer(rb);
+	deferred = summary("cswitch");
+	check(deferred >= 1000, "expected >= 1000 deferred context-switch samples, got %d",
+	      deferred);
+	for (i = 0; i < nsamples; i++)
+		check(samples[i].cookie || samples[i].user_ctx, "sample %d without a user part", i);
 	close(fd);
 }
 
@@ -628,6 +758,7 @@ int main(int argc, char **argv)
 		{ "chain", test_chain }, { "long", test_long },
 		{ "cpuwide", test_cpuwide }, { "inherit", test_inherit }, { "plain", test_plain },
 		{ "einval", test_einval }, { "teardown", test_teardown }, { "entry", test_entry },
+		{ "maxstack", test_maxstack }, { "cswitch", test_cswitch },
 	};
 	unsigned int i;
 

@@ -2,7 +2,8 @@
 /*
  * Guest tests of the deferred user unwinder through its test interface
  * (CONFIG_UNWIND_DEFERRED_TEST, /sys/kernel/debug/unwind_deferred_test/ctl).
- * Usage: udt chain|cookies|cache|tracers|hostile|storm
+ * Usage: udt chain|cookies|cache|tracers|hostile|storm|inject-exit|inject-reset|
+ *            inject-exec|unregistered|callchain
  * Prints what it checked; exits 0 when every check held, 1 otherwise, and
  * the last line says what failed (expected vs got).
  */
@@ -34,8 +35,9 @@ struct tracer {
 };
 
 struct state {
-	unsigned long unwinds, deferred;
+	unsigned long unwinds, deferred, fired, cc_nr;
 	struct tracer t[4];
+	unsigned long cc_ips[MAX_IPS];
 };
 
 static int ctl = -1;
@@ -85,6 +87,9 @@ static void read_state(struct state *s)
 	for (line = strtok_r(buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
 		struct tracer *t;
 
+		sscanf(line, "inject fired %lu", &s->fired);
+		if (sscanf(line, "callchain nr %lu%n", &s->cc_nr, &off) == 1)
+			parse_ips(line + off, s->cc_ips, s->cc_nr < MAX_IPS ? s->cc_nr : MAX_IPS);
 		if (sscanf(line, "tracer %d", &n) != 1 || n < 0 || n > 3)
 			continue;
 		t = &s->t[n];
@@ -107,6 +112,7 @@ static const char *sym(unsigned long ip)
 
 /* The known chain: main -> func_a -> func_b -> func_c -> request from c's own syscall */
 static const char *chain_cmd = "request 1 1";
+static const char *const chain_want[] = { "func_c", "func_b", "func_a", "main" };
 
 NOINLINE void func_c(void)
 {
@@ -119,7 +125,7 @@ NOINLINE void func_c(void)
 /* After main -> func_a -> func_b -> func_c -> request: check the trace. */
 static void check_chain(void)
 {
-	static const char *want[] = { "func_c", "func_b", "func_a", "main" };
+	const char *const *want = chain_want;
 	struct state s;
 	unsigned int i;
 
@@ -345,12 +351,164 @@ static void test_storm(char *self)
 	}
 }
 
+/*
+ * A request of tracer 1 from an injection point (the test interface's
+ * "inject"): it is refused, or called back exactly once with its own nonzero
+ * cookie. @accept: it must be accepted (the entry context is still open).
+ */
+static void inject_result(const char *what, int accept)
+{
+	struct state s;
+
+	read_state(&s);
+	printf("%s: injected %lu, request ret %d cookie %llx; %lu callbacks, cookie %llx pid %d\n",
+	       what, s.fired, s.t[1].first_ret, s.t[1].req_cookie, s.t[1].calls, s.t[1].cookie,
+	       s.t[1].pid);
+	check(s.fired == 1, "the injection point was passed %lu times, expected 1", s.fired);
+	if (accept || !s.t[1].first_ret) {
+		check(s.t[1].first_ret == 0, "request refused (%d)", s.t[1].first_ret);
+		check(s.t[1].calls == 1, "accepted request: expected 1 callback, got %lu",
+		      s.t[1].calls);
+		check(s.t[1].cookie && s.t[1].cookie == s.t[1].req_cookie,
+		      "callback cookie %llx, request cookie %llx", s.t[1].cookie, s.t[1].req_cookie);
+		check(s.t[1].pid == getpid(), "callback pid %d, expected %d", s.t[1].pid, getpid());
+	} else {
+		check(s.t[1].calls == 0, "refused request (%d) called back %lu times",
+		      s.t[1].first_ret, s.t[1].calls);
+	}
+}
+
+/* A system call whose exit to user space runs pending task work */
+static void next_entry(void)
+{
+	raw_syscall3(SYS_getppid, 0, 0, 0);
+}
+
+/*
+ * Exit window: a request after the exit to user space last looked at its
+ * work flags, before the entry context ends (an NMI there): it must not be
+ * forgotten; its callback comes at the next return to user space.
+ */
+static void test_inject_exit(void)
+{
+	ctl_cmd("reset");
+	ctl_cmd("inject exit 2");	/* fires at this write's exit */
+	next_entry();
+	inject_result("exit window", 1);
+}
+
+/*
+ * Inside the reset of an entry context (an NMI there): refused, or called
+ * back with the cookie it was given, never with 0 or another entry's.
+ */
+static void test_inject_reset(void)
+{
+	struct state s;
+
+	ctl_cmd("reset");
+	ctl_cmd("inject reset 2");
+	ctl_cmd("request 1 1");		/* an entry with state to reset: fires there */
+	next_entry();
+	inject_result("reset", 0);
+	read_state(&s);
+	check(s.t[0].calls == 1 && s.t[0].cookie == s.t[0].req_cookie,
+	      "tracer 0: %lu callbacks, cookie %llx, request cookie %llx", s.t[0].calls,
+	      s.t[0].cookie, s.t[0].req_cookie);
+	check(s.t[0].cookie != s.t[1].cookie, "the next entry kept cookie %llx", s.t[0].cookie);
+}
+
+/*
+ * exec: a request between the delivery of the old mm's callbacks and the
+ * start of the new entry context (an IRQ there) is delivered, with the old
+ * image's stack. The new image (argv: inject-exec-after ADDR) checks.
+ */
+static NOINLINE void exec_caller(char *self)
+{
+	char addr[32], *argv[] = { self, "inject-exec-after", addr, NULL };
+	extern char **environ;
+
+	snprintf(addr, sizeof(addr), "%lx", (unsigned long)exec_caller);
+	/* the first user frame is this function */
+	raw_syscall3(SYS_execve, (long)"/proc/self/exe", (long)argv, (long)environ);
+	printf("FAIL: execve\n");
+	exit(1);
+}
+
+static void test_inject_exec(char *self)
+{
+	ctl_cmd("reset");
+	ctl_cmd("inject exec 2");
+	exec_caller(self);
+}
+
+static void test_inject_exec_after(const char *old_caller)
+{
+	unsigned long caller = strtoul(old_caller, NULL, 16);
+	struct state s;
+
+	cmd_now = "inject-exec";
+	next_entry();
+	inject_result("exec", 1);
+	read_state(&s);
+	check(s.t[1].nr >= 1 && s.t[1].ips[0] - caller < 0x100,
+	      "the trace starts at %lx, expected the old image's exec_caller at %lx",
+	      s.t[1].nr ? s.t[1].ips[0] : 0, caller);
+}
+
+/* A tracer never registered (3): requests and cancel fail, nothing else acts. */
+static void test_unregistered(void)
+{
+	struct state s, s2;
+	long ret;
+
+	read_state(&s);
+	if (s.t[3].bit >= 0)
+		ctl_cmd("cancel 3");
+	ctl_cmd("reset");
+	ret = ctl_raw("request 9 1");	/* tracers 0 and 3 */
+	check(ret == -EINVAL, "request of an unregistered tracer: %ld, expected %d", ret, -EINVAL);
+	read_state(&s);
+	check(s.t[0].calls == 0, "tracer 0 called back %lu times by a failed command",
+	      s.t[0].calls);
+	if (failures)
+		return;		/* a cancel would remove a list entry that is not there */
+	ret = ctl_raw("cancel 3");
+	check(ret == -EINVAL, "cancel of an unregistered tracer: %ld, expected %d", ret, -EINVAL);
+	ctl_cmd("init 3");
+	ctl_cmd("request 8 1");
+	read_state(&s2);
+	check(s2.t[3].calls == 1 && s2.t[3].first_ret == 0,
+	      "registered tracer 3: %lu callbacks, ret %d", s2.t[3].calls, s2.t[3].first_ret);
+	ctl_cmd("cancel 3");
+}
+
+/* After main -> func_a -> func_b -> func_c -> callchain: the user stack as
+ * BPF's get_perf_callchain() sees it (IRQs enabled). */
+static void check_callchain(void)
+{
+	struct state s;
+	unsigned int i;
+
+	read_state(&s);
+	check(s.cc_nr >= 4, "callchain of %lu frames", s.cc_nr);
+	for (i = 0; i < 4 && i < s.cc_nr; i++) {
+		printf("frame %u: %lx %s\n", i, s.cc_ips[i], sym(s.cc_ips[i]));
+		check(!strcmp(sym(s.cc_ips[i]), chain_want[i]), "frame %u: expected %s, got %s",
+		      i, chain_want[i], sym(s.cc_ips[i]));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 
 	if (!strcmp(cmd, "nothing"))
 		return 0;
+	if (!strcmp(cmd, "inject-exec-after") && argc > 2) {
+		ctl = open(CTL, O_RDWR);
+		test_inject_exec_after(argv[2]);
+		goto out;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ctl = open(CTL, O_RDWR);
 	if (ctl < 0) {
@@ -377,10 +535,25 @@ int main(int argc, char **argv)
 		test_hostile();
 	else if (!strcmp(cmd, "storm"))
 		test_storm(argv[0]);
+	else if (!strcmp(cmd, "inject-exit"))
+		test_inject_exit();
+	else if (!strcmp(cmd, "inject-reset"))
+		test_inject_reset();
+	else if (!strcmp(cmd, "inject-exec"))
+		test_inject_exec(argv[0]);
+	else if (!strcmp(cmd, "unregistered"))
+		test_unregistered();
+	else if (!strcmp(cmd, "callchain")) {
+		ctl_cmd("reset");
+		chain_cmd = "callchain";
+		func_a();
+		check_callchain();
+	}
 	else {
 		printf("FAIL: unknown test '%s'\n", cmd);
 		return 2;
 	}
+out:
 	if (failures) {
 		printf("FAIL: %d check(s) failed\n", failures);
 		return 1;
