@@ -116,6 +116,8 @@ run() { # WORKLOAD MODE
 		return
 	fi
 	set -- $(counters)	# unwinds, entries before the run in $1 $2, after it in $3 $4
+	# record_ns should not wait for the host: read perf and the program from 9p first
+	cat "$PERF" "${prog%% *}" > /dev/null
 	t0=$(date +%s%N)
 	if [ "$mode" = none ]; then
 		$prog > "$log.out" 2> "$log.err"
