@@ -116,18 +116,21 @@ run() { # WORKLOAD MODE
 		return
 	fi
 	set -- $(counters)	# unwinds, entries before the run in $1 $2, after it in $3 $4
-	# record_ns should not wait for the host: read perf and the program from 9p first
+	# record_ns must not wait for the host (the guest clock jumps while it is idle):
+	# perf and the program are read from 9p first, the output goes to tmpfs
 	cat "$PERF" "${prog%% *}" > /dev/null
 	t0=$(date +%s%N)
 	if [ "$mode" = none ]; then
-		$prog > "$log.out" 2> "$log.err"
+		$prog > /tmp/bench.out 2> /tmp/bench.err
 	else
 		# -B: no build-id pass over the data after the run (symbols are found by path)
 		"$PERF" record -q -B $(event "$w") $(callgraph "$mode") -o "$data" -- $prog \
-			> "$log.out" 2> "$log.err"
+			> /tmp/bench.out 2> /tmp/bench.err
 	fi
 	rc=$?
 	t1=$(date +%s%N)
+	mv /tmp/bench.out "$log.out"
+	mv /tmp/bench.err "$log.err"
 	set -- "$@" $(counters)
 	elapsed=$(sed -n 's/^elapsed_ns \([0-9]*\).*/\1/p' "$log.out")
 	cpu=$(sed -n 's/.* cpu_ns \([0-9]*\).*/\1/p' "$log.out")
