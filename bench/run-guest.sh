@@ -5,8 +5,9 @@
 #   WORKLOAD MODE key=value...      or      WORKLOAD MODE n/a REASON
 # and "#note WORKLOAD MODE TEXT" for what perf script said on stderr (first line).
 # Keys: elapsed_ns and cpu_ns (the workload's own hot-phase wall and CPU time, from its
-# output "elapsed_ns N cpu_ns C"), record_ns (the whole perf record command, or the
-# program alone), samples, data_bytes (perf.data
+# output "elapsed_ns N cpu_ns C"), record_ns and record_cpu_ns (the whole perf record
+# command, or the program alone: guest time, and CPU time of all its processes),
+# samples, data_bytes (perf.data
 # data section), records (PERF_RECORD_CALLCHAIN_DEFERRED), unwinds and entries (deltas
 # of the deferred unwinder's counters), complete (samples whose user part reaches
 # main/__libc_start_call_main, or start_thread/clone for threads), deepest (user frames),
@@ -30,6 +31,16 @@ mkdir -p "$logs"
 # Keep the sampling rate fixed: no lowering of perf_event_max_sample_rate when the
 # (slow, emulated) interrupts take long.
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+
+# The CPU time (user + system) in ns of the finished children in a file written by
+# `times` (the builtin, run in this shell: a subshell would not see the children)
+children_ns() {
+	awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2] }
+		printf "%.0f\n", t * 1e9
+	}' "$1"
+}
 
 # "unwinds U deferred D" from the test interface (0 0 without it)
 counters() {
@@ -119,6 +130,7 @@ run() { # WORKLOAD MODE
 	# record_ns must not wait for the host (the guest clock jumps while it is idle):
 	# perf and the program are read from 9p first, the output goes to tmpfs
 	cat "$PERF" "${prog%% *}" > /dev/null
+	times > /tmp/bench.times0
 	t0=$(date +%s%N)
 	if [ "$mode" = none ]; then
 		$prog > /tmp/bench.out 2> /tmp/bench.err
@@ -129,6 +141,7 @@ run() { # WORKLOAD MODE
 	fi
 	rc=$?
 	t1=$(date +%s%N)
+	times > /tmp/bench.times1
 	mv /tmp/bench.out "$log.out"
 	mv /tmp/bench.err "$log.err"
 	set -- "$@" $(counters)
@@ -138,6 +151,7 @@ run() { # WORKLOAD MODE
 		echo "$w $mode n/a failed (rc $rc): $(tail -n 1 "$log.err")" >> "$raw"; return
 	fi
 	line="$w $mode elapsed_ns=$elapsed cpu_ns=${cpu:-0} record_ns=$((t1 - t0))"
+	line="$line record_cpu_ns=$(($(children_ns /tmp/bench.times1) - $(children_ns /tmp/bench.times0)))"
 	line="$line unwinds=$(($3 - $1)) entries=$(($4 - $2))"
 	if [ "$mode" != none ]; then
 		bytes=$("$PERF" report -i "$data" --header-only 2>/dev/null |
