@@ -5,16 +5,22 @@
 #   WORKLOAD MODE key=value...      or      WORKLOAD MODE n/a REASON
 # and "#note WORKLOAD MODE TEXT" for what perf script said on stderr (first line).
 # Keys: elapsed_ns and cpu_ns (the workload's own hot-phase wall and CPU time, from its
-# output "elapsed_ns N cpu_ns C"), samples, data_bytes (perf.data
+# output "elapsed_ns N cpu_ns C"), record_ns and record_cpu_ns (the whole perf record
+# command, or the program alone: guest time, and CPU time of all its processes),
+# samples, data_bytes (perf.data
 # data section), records (PERF_RECORD_CALLCHAIN_DEFERRED), unwinds and entries (deltas
 # of the deferred unwinder's counters), complete (samples whose user part reaches
-# main/__libc_start_call_main, or start_thread/clone for threads), deepest (user frames).
+# main/__libc_start_call_main, or start_thread/clone for threads), deepest (user frames),
+# userframes (user frames of all samples).
 # Environment: TOP, PERF, BIN (the workloads, build/bench/bin), GUEST_OUT,
 #   SFRAME=1 if the kernel has the SFrame unwinder, WORKLOADS and MODES (subsets).
 : "${TOP:?}" "${PERF:=$TOP/build/perf/perf}" "${BIN:=$TOP/build/bench/bin}" "${GUEST_OUT:=/tmp}"
-: "${SFRAME:=0}" "${WORKLOADS:=deep zero fault compute threads deep-32}"
+: "${SFRAME:=0}"
+: "${WORKLOADS:=deep deep50 zero fault compute threads deep-32 deep50-32 manyfre}"
 : "${MODES:=none fp defer dwarf sframe}"
 EVENT="-e cpu-clock -F 1000"
+# manyfre (one function with ~200000 FREs) as the issue that found it ran it
+MANYFRE_EVENT="-e task-clock -c 1000000"
 ctl=/sys/kernel/debug/unwind_deferred_test/ctl
 raw=$GUEST_OUT/raw.txt
 logs=$GUEST_OUT/logs
@@ -25,6 +31,16 @@ mkdir -p "$logs"
 # Keep the sampling rate fixed: no lowering of perf_event_max_sample_rate when the
 # (slow, emulated) interrupts take long.
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
+
+# The CPU time (user + system) in ns of the finished children in a file written by
+# `times` (the builtin, run in this shell: a subshell would not see the children)
+children_ns() {
+	awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2] }
+		printf "%.0f\n", t * 1e9
+	}' "$1"
+}
 
 # "unwinds U deferred D" from the test interface (0 0 without it)
 counters() {
@@ -44,11 +60,26 @@ callgraph() {
 	esac
 }
 
-# The program a workload runs in a mode, or nothing if the mode does not apply
+# The perf record event of a workload
+event() {
+	case $1 in
+	manyfre) echo "$MANYFRE_EVENT" ;;
+	*) echo "$EVENT" ;;
+	esac
+}
+
+# The program (and arguments) a workload runs in a mode, or nothing if the mode does not
+# apply. deep50 is deep at depth 50: the second depth of the per-frame cost figures.
 program() { # WORKLOAD MODE
-	case $2 in
-	sframe) [ -x "$BIN/$1-sframe" ] && echo "$BIN/$1-sframe" ;;
-	*) echo "$BIN/$1" ;;
+	w=$1 args=
+	case $w in
+	deep50) w=deep args=50 ;;
+	deep50-32) w=deep-32 args=50 ;;
+	esac
+	case $w:$2 in
+	manyfre:dwarf | manyfre:sframe) ;;	# an SFrame build already: fp vs defer
+	*:sframe) [ -x "$BIN/$w-sframe" ] && echo "$BIN/$w-sframe $args" ;;
+	*) echo "$BIN/$w $args" ;;
 	esac
 }
 
@@ -59,6 +90,7 @@ chains() {
 	function flush() {
 		if (!inside) return
 		samples++
+		frames += user
 		if (done) complete++
 		else if (nbad++ < 5) print chain "\n" > bad
 		if (user > deepest) deepest = user
@@ -74,7 +106,11 @@ chains() {
 		    s ~ /^clone3?$/ || s ~ /^__clone/)
 			done = 1
 	}
-	END { flush(); printf "samples=%d complete=%d deepest=%d\n", samples, complete, deepest }'
+	END {
+		flush()
+		printf "samples=%d complete=%d deepest=%d userframes=%d\n", samples, complete, deepest,
+			frames
+	}'
 }
 
 run() { # WORKLOAD MODE
@@ -83,23 +119,40 @@ run() { # WORKLOAD MODE
 	if [ "$mode" = sframe ] && [ "$SFRAME" != 1 ]; then
 		echo "$w $mode n/a kernel without the SFrame unwinder" >> "$raw"; return
 	fi
-	[ -n "$prog" ] || { echo "$w $mode n/a no SFrame build (x86-64 only)" >> "$raw"; return; }
+	if [ -z "$prog" ]; then
+		case $w in
+		manyfre) ;;
+		*) echo "$w $mode n/a no SFrame build (x86-64 only)" >> "$raw" ;;
+		esac
+		return
+	fi
 	set -- $(counters)	# unwinds, entries before the run in $1 $2, after it in $3 $4
+	# record_ns must not wait for the host (the guest clock jumps while it is idle):
+	# perf and the program are read from 9p first, the output goes to tmpfs
+	cat "$PERF" "${prog%% *}" > /dev/null
+	times > /tmp/bench.times0
+	t0=$(date +%s%N)
 	if [ "$mode" = none ]; then
-		"$prog" > "$log.out" 2> "$log.err"
+		$prog > /tmp/bench.out 2> /tmp/bench.err
 	else
 		# -B: no build-id pass over the data after the run (symbols are found by path)
-		"$PERF" record -q -B $EVENT $(callgraph "$mode") -o "$data" -- "$prog" \
-			> "$log.out" 2> "$log.err"
+		"$PERF" record -q -B $(event "$w") $(callgraph "$mode") -o "$data" -- $prog \
+			> /tmp/bench.out 2> /tmp/bench.err
 	fi
 	rc=$?
+	t1=$(date +%s%N)
+	times > /tmp/bench.times1
+	mv /tmp/bench.out "$log.out"
+	mv /tmp/bench.err "$log.err"
 	set -- "$@" $(counters)
 	elapsed=$(sed -n 's/^elapsed_ns \([0-9]*\).*/\1/p' "$log.out")
 	cpu=$(sed -n 's/.* cpu_ns \([0-9]*\).*/\1/p' "$log.out")
 	if [ $rc -ne 0 ] || [ -z "$elapsed" ]; then
 		echo "$w $mode n/a failed (rc $rc): $(tail -n 1 "$log.err")" >> "$raw"; return
 	fi
-	line="$w $mode elapsed_ns=$elapsed cpu_ns=${cpu:-0} unwinds=$(($3 - $1)) entries=$(($4 - $2))"
+	line="$w $mode elapsed_ns=$elapsed cpu_ns=${cpu:-0} record_ns=$((t1 - t0))"
+	line="$line record_cpu_ns=$(($(children_ns /tmp/bench.times1) - $(children_ns /tmp/bench.times0)))"
+	line="$line unwinds=$(($3 - $1)) entries=$(($4 - $2))"
 	if [ "$mode" != none ]; then
 		bytes=$("$PERF" report -i "$data" --header-only 2>/dev/null |
 			sed -n 's/^# data size *: *\([0-9]*\).*/\1/p')
@@ -124,6 +177,7 @@ run() { # WORKLOAD MODE
 echo "kernel $(uname -r) $(uname -v)" > "$GUEST_OUT/info.txt"
 echo "perf $("$PERF" version 2>&1)" >> "$GUEST_OUT/info.txt"
 echo "event $EVENT" >> "$GUEST_OUT/info.txt"
+echo "manyfre_event $MANYFRE_EVENT" >> "$GUEST_OUT/info.txt"
 echo "sframe $SFRAME" >> "$GUEST_OUT/info.txt"
 for w in $WORKLOADS; do
 	for m in $MODES; do

@@ -11,6 +11,8 @@ raw=$out/raw.txt
 long_residency="zero fault"
 # Immediate perf's default user stack limit (kernel.perf_event_max_stack)
 max_stack=127
+# The per-frame and per-entry cost figures: the same workload at two depths (low high)
+depth_pairs="deep50:deep deep50-32:deep-32"
 
 event=$(sed -n 's/^event //p' "$out/info.txt" 2>/dev/null)
 kernel=$(sed -n 's/^kernel //p' "$out/info.txt" 2>/dev/null | cut -d' ' -f1)
@@ -33,11 +35,13 @@ function ratio(a, b, fmt) { return (a == "n/a" || b == "n/a" || b == 0) ? "n/a" 
 BEGIN {
 	print "workload", "mode", "hot_ms", "slowdown_pct", "samples", "bytes_per_sample",
 		"unwinds_per_sample", "complete_pct", "deepest", "added_us_per_sample",
-		"in_task_us_per_sample", "data_bytes", "unwinds", "entries", "records", "note"
+		"in_task_us_per_sample", "data_bytes", "unwinds", "entries", "records",
+		"in_task_ns_per_sample", "avg_user_frames", "record_ms", "record_cpu_ms", "note"
 }
 $3 == "n/a" {
 	note = $0; sub(/^[^ ]+ [^ ]+ n\/a /, "", note); gsub(/,/, ";", note)
-	print $1, $2, "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", note
+	print $1, $2, "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a",
+		"n/a", "n/a", "n/a", "n/a", "n/a", note
 	next
 }
 {
@@ -48,7 +52,8 @@ $3 == "n/a" {
 	if (m == "none") {
 		base[w] = t; basecpu[w] = cpu
 		print w, m, sprintf("%.1f", t / 1e6), "0.00", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a",
-			"n/a", "n/a", "n/a", "n/a", "n/a", note
+			"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", ratio(val("record_ns"), 1e6, "%.1f"),
+			ratio(val("record_cpu_ns"), 1e6, "%.1f"), note
 		next
 	}
 	s = val("samples")
@@ -60,7 +65,10 @@ $3 == "n/a" {
 		(w in base) ? ratio((t - base[w]) / 1000, s, "%.1f") : "n/a",
 		(w in base) ? ratio((cpu - basecpu[w]) / 1000, s, "%.1f") : "n/a",
 		val("data_bytes"), deferred ? val("unwinds") : "n/a", deferred ? val("entries") : "n/a",
-		deferred ? val("records") : "n/a", note
+		deferred ? val("records") : "n/a",
+		(w in base) ? ratio(cpu - basecpu[w], s, "%.0f") : "n/a",
+		ratio(val("userframes"), s, "%.2f"), ratio(val("record_ns"), 1e6, "%.1f"),
+		ratio(val("record_cpu_ns"), 1e6, "%.1f"), note
 }' "$raw" "$raw" > "$out/results.csv"
 
 # The awk programs below read results.csv by column name: g("samples")
@@ -151,6 +159,99 @@ END {
 			    sprintf("%s %d vs %d frames", w, f(w, "defer", "deepest"), f(w, "fp", "deepest")))
 	line("deferred captures user stacks deeper than the immediate " max "-frame limit (where immediate hits it)")
 }' long="$long_residency" max="$max_stack" "$out/results.csv")
+
+# Cost per frame and per kernel entry of each unwinder, from the in-task cost per
+# sample of one workload at two depths: (T2 - T1) / (F2 - F1) instructions per user
+# frame (guest ns under -icount), and T1 - slope * F1 per entry (every sample of
+# these workloads is its own kernel entry).
+unwinders=$(awk "$csv"'
+function has(w, m) { return (w, m, "in_task_ns_per_sample") in r && r[w, m, "in_task_ns_per_sample"] != "n/a" }
+{ for (name in col) r[g("workload"), g("mode"), name] = g(name) }
+END {
+	split("fp defer sframe", modes, " ")
+	split("immediate frame pointers (-g)|deferred frame pointers (fp,defer)|SFrame (fp,defer)",
+	      names, "|")
+	np = split(pairs, p, " ")
+	for (i = 1; i <= np; i++) {
+		split(p[i], wl, ":")
+		for (j = 1; j <= 3; j++) {
+			m = modes[j]
+			if (!has(wl[1], m) || !has(wl[2], m))
+				continue
+			t1 = r[wl[1], m, "in_task_ns_per_sample"]; t2 = r[wl[2], m, "in_task_ns_per_sample"]
+			f1 = r[wl[1], m, "avg_user_frames"]; f2 = r[wl[2], m, "avg_user_frames"]
+			if (f2 - f1 < 1)
+				continue
+			slope = (t2 - t1) / (f2 - f1)
+			printf "%s|%s|%s|%s|%.1f / %.1f|%.0f / %.0f|%.1f|%.0f\n", wl[2], m,
+				names[j] (wl[2] ~ /-32$/ ? ", ia32" : ""), wl[1] ", " wl[2], f1, f2, t1, t2,
+				slope, t1 - slope * f1
+		}
+	}
+}' pairs="$depth_pairs" "$out/results.csv")
+{
+	echo
+	echo "Cost of each unwinder, from one workload at two depths (in-task cost per sample"
+	echo "T against user frames per sample F): per frame (T2 - T1) / (F2 - F1), fixed per"
+	echo "kernel entry T1 - per frame x F1, in instructions (guest ns under -icount)."
+	echo
+	echo "| unwinder | workloads | user frames/sample | in task ns/sample | instructions per frame | fixed instructions per entry |"
+	echo "|---|---|--:|--:|--:|--:|"
+	echo "$unwinders" | awk -F'|' 'NF { printf "| %s | %s | %s | %s | %s | %s |\n", $3, $4, $5, $6, $7, $8 }'
+} >> "$out/results.md"
+
+# The targets of issue 11: per frame, in-task cost, the 200k-FRE program
+targets=$targets$'\n'$(awk "$csv"'
+function has(w, m) { return (w, m, "hot_ms") in r && r[w, m, "hot_ms"] != "n/a" }
+function f(w, m, name) { return r[w, m, name] }
+function add(cond, text) { if (!cond) ok = 0; nums = nums (nums ? ", " : "") text; cnt++ }
+function start() { ok = 1; nums = ""; cnt = 0 }
+function line(text) { if (cnt) printf "target: %s: %s (%s)\n", text, ok ? "met" : "not met", nums }
+{ for (name in col) r[g("workload"), g("mode"), name] = g(name) }
+END {
+	n = split(unw, u, "\n")
+	for (i = 1; i <= n; i++) {
+		if (split(u[i], x, "|") < 8)
+			continue
+		slope[x[1], x[2]] = x[7]
+	}
+	start()
+	for (k in slope) {
+		split(k, wm, SUBSEP)
+		if (wm[2] == "defer" && (wm[1], "fp") in slope)
+			add(slope[k] <= slope[wm[1], "fp"], sprintf("%s %.1f vs %.1f", wm[1], slope[k],
+			    slope[wm[1], "fp"]))
+	}
+	line("(a) instructions per frame, deferred frame-pointer walk <= immediate (required)")
+	start()
+	for (k in slope) {
+		split(k, wm, SUBSEP)
+		if (wm[2] == "sframe" && (wm[1], "defer") in slope)
+			add(slope[k] <= 2 * slope[wm[1], "defer"], sprintf("%s %.1f vs %.1f (%.2fx)", wm[1],
+			    slope[k], slope[wm[1], "defer"], slope[k] / slope[wm[1], "defer"]))
+	}
+	line("(b) instructions per frame, SFrame <= 2x the deferred frame-pointer walk (required)")
+	start()
+	nw = split("zero deep deep-32 compute fault", ws, " ")
+	for (i = 1; i <= nw; i++) {
+		w = ws[i]
+		if (!has(w, "defer") || !has(w, "fp"))
+			continue
+		a = f(w, "defer", "in_task_ns_per_sample"); b = f(w, "fp", "in_task_ns_per_sample")
+		lim = w == "zero" ? 1 : 1.25
+		add(a <= lim * b, sprintf("%s %.1f vs %.1f us (%.2fx, limit %.2fx)", w, a / 1000, b / 1000,
+		    b ? a / b : 0, lim))
+	}
+	line("(c) in-task cost per sample, deferred <= immediate on zero, <= 1.25x on deep, deep-32, compute, fault")
+	start()
+	if (has("manyfre", "defer") && has("manyfre", "fp") && f("manyfre", "fp", "record_cpu_ms") > 0) {
+		a = f("manyfre", "defer", "record_cpu_ms"); b = f("manyfre", "fp", "record_cpu_ms")
+		add(a <= 3 * b, sprintf("fp,defer %.0f ms vs -g %.0f ms (%.2fx; guest time %.0f vs %.0f ms), %d vs %d samples",
+		    a, b, a / b, f("manyfre", "defer", "record_ms"), f("manyfre", "fp", "record_ms"),
+		    f("manyfre", "defer", "samples"), f("manyfre", "fp", "samples")))
+	}
+	line("the ~200000-FRE program (manyfre): the whole perf record fp,defer run <= 3x the -g run (CPU time of perf and the program)")
+}' unw="$unwinders" "$out/results.csv")
 { echo; echo "Targets (reported, not enforced):"; echo; echo "$targets" | sed 's/^target: /- /'; } >> "$out/results.md"
 
 # The chart: slowdown, bytes per sample (log) and complete stacks per workload and mode

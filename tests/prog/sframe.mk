@@ -44,3 +44,31 @@ $(SF_OUT)/bad-%/stamp: $(SF_OUT)/sfpatch $(addprefix $(SF_OUT)/,$(SF_FILES))
 	@mkdir -p $(@D)
 	for f in $(SF_FILES); do $(SF_OUT)/sfpatch $(SF_OUT)/$$f $(@D)/$$f $* || exit 1; done
 	touch $@
+
+# Bounds, discovery and indexes (tests/cases/sframe-bounds.sh, sframe-discovery.sh,
+# sframe-index.sh): sfcraft (made-up sections through the test interface), sfmany with
+# the library it copies 300 times, without SFrame (libsfhop.so) and with
+# (libsfhop-sf.so), both with frame pointers; sfbig, a function of ~5000 FREs
+# (bench/manyfre.S), without frame pointers.
+SF_MORE := sfcraft sfmany libsfhop.so libsfhop-sf.so sfbig
+TEST_EXTRA += $(addprefix $(SF_OUT)/,$(SF_MORE))
+
+$(SF_OUT)/sfcraft: $(SF_SRC)/sfcraft.c $(TOP)/tests/prog/util.h
+	@mkdir -p $(@D)
+	gcc $(TEST_CFLAGS) -o $@ $<
+
+$(SF_OUT)/sfmany: $(SF_SRC)/sfmany.c $(TOP)/tests/prog/util.h
+	@mkdir -p $(@D)
+	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -ldl
+
+$(SF_OUT)/libsfhop.so: $(SF_SRC)/sfhop.c
+	@mkdir -p $(@D)
+	gcc $(TEST_CFLAGS) -fPIC -shared -o $@ $<
+
+$(SF_OUT)/libsfhop-sf.so: $(SF_SRC)/sfhop.c
+	@mkdir -p $(@D)
+	gcc $(TEST_CFLAGS) -Wa,--gsframe -fPIC -shared -o $@ $<
+
+$(SF_OUT)/sfbig: $(SF_SRC)/sfbig.c $(TOP)/bench/manyfre.S $(TOP)/tests/prog/util.h
+	@mkdir -p $(@D)
+	gcc $(SF_CFLAGS) -DMANYFRE_PAIRS=2500 -o $@ $(filter %.c %.S,$^) -rdynamic -ldl

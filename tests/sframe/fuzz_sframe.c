@@ -10,7 +10,11 @@
  *  - only the documented error codes, and no -EFAULT (reads never fail);
  *  - after a successful init, the FDE array and FRE area lie in the section;
  *  - a section that validates never makes sframe_find() return -EINVAL;
- *  - a frame is either outermost with all fields zero, or has ra_off -8.
+ *  - a frame is either outermost with all fields zero, or has ra_off -8;
+ *  - a lookup through an FRE index (sframe_lookup() asking for one,
+ *    sframe_fre_index(), sframe_find_fre() from the index point before the
+ *    ip) gives what the full scan gives, whenever the index can be built,
+ *    and it can always be built in a section that validates.
  */
 #include <linux/sframe_reader.h>
 
@@ -55,11 +59,57 @@ static void check_layout(const struct sframe_section *sec)
 		FAIL("init accepted a layout outside the section\n");
 }
 
+static struct sframe_fre_pos points[FUZZ_MAX_LEN / 2];
+
+/* The lookup of @ip through an index of every @stride-th FRE */
+static void probe_indexed(const struct sframe_section *sec, struct input *in, unsigned long ip,
+			  int valid, int ret, const struct sframe_frame *f, u32 stride)
+{
+	struct sframe_fre_scan scan;
+	struct sframe_frame g;
+	struct sframe_fde fde;
+	u32 lo, hi, mid, pc;
+	int r = sframe_lookup(sec, ip, 0, &g, &fde, fuzz_read, in);
+
+	if (r != SFRAME_NEED_INDEX) {
+		if (r != ret)
+			FAIL("lookup %#lx returned %d, find %d\n", ip, r, ret);
+		return;
+	}
+	if (fde.num_fres > FUZZ_MAX_LEN / 2)
+		FAIL("FDE of %u FREs in a %zu-byte section\n", fde.num_fres, in->len);
+	scan = (struct sframe_fre_scan){ .off = fde.fre_off };
+	r = sframe_fre_index(sec, &fde, &scan, fde.num_fres, stride, points, fuzz_read, in);
+	if (r && r != -EINVAL)
+		FAIL("index of %#lx returned %d\n", ip, r);
+	if (r && !valid)
+		FAIL("index of %#lx returned -EINVAL in a validated section\n", ip);
+	if (r)
+		return;
+	pc = sframe_pc_offset(&fde, ip);
+	for (lo = 0, hi = (fde.num_fres + stride - 1) / stride; lo < hi;) {
+		mid = lo + (hi - lo) / 2;
+		if (points[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	lo = lo ? lo - 1 : 0;
+	r = sframe_find_fre(sec, &fde, ip, &points[lo], lo * stride, stride, &g, fuzz_read, in);
+	if (r != ret)
+		FAIL("indexed lookup %#lx returned %d, find %d\n", ip, r, ret);
+	if (!r && (f->cfa_off != g.cfa_off || f->ra_off != g.ra_off || f->fp_off != g.fp_off ||
+		   f->use_fp != g.use_fp || f->outermost != g.outermost))
+		FAIL("indexed lookup %#lx found another frame\n", ip);
+}
+
 static void probe(const struct sframe_section *sec, struct input *in, unsigned long ip,
 		  int valid)
 {
 	struct sframe_frame f;
 	int ret = sframe_find(sec, ip, &f, fuzz_read, in);
+
+	probe_indexed(sec, in, ip, valid, ret, &f, 1 + ip % 7);
 
 	if (ret && ret != -ENOENT && ret != -EINVAL)
 		FAIL("find %#lx returned %d\n", ip, ret);

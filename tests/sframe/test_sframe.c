@@ -455,7 +455,8 @@ static struct sb_layout many_fdes(int n, int version, int flags)
 static void test_many_fdes(void)
 {
 	const int n = 3000;
-	const long max_reads = 12 + 1 + 2 * 2;	/* ceil(log2(3001)), the FDE, 2 FREs */
+	/* ceil(log2(3001)) start fields, the FDE's 5 fields, 2 FRE heads, 2 offsets */
+	const long max_reads = 12 + 5 + 2 + 2;
 	char why[256] = "";
 	int ok = 1;
 
@@ -757,7 +758,7 @@ static void test_bad_fres(void)
 		{ "fre_starts_equal", STARTS_EQUAL, F0 + 0x3f },
 		{ "fre_starts_decreasing", STARTS_DECREASING, F0 + 0x3f },
 		{ "fre_start_beyond_function", START_BEYOND_FUNCTION, F0 + 0x3f },
-		{ "fre_fp_offset_0", FP_OFFSET_0, F0 + 0x3f },
+		{ "fre_fp_offset_0", FP_OFFSET_0, F0 + 0x1 },	/* only when chosen */
 		{ "pcmask_fre_start_beyond_block", START_BEYOND_BLOCK, F2 + 0xc },
 	};
 
@@ -843,7 +844,9 @@ static void test_bad_fde_order(void)
 	sb_add_fre(f, 0, 1, 8, 0);
 	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
 	expect_ret("fde_past_text_end_validate", -EINVAL, validate_img(g_img, l.len));
-	expect_ret("fde_past_text_end_find_inside", 0, find_img(g_img, l.len, TEXT_END - 1, &fr));
+	/* A lookup rejects an FDE whose function is not inside the text */
+	expect_ret("fde_past_text_end_find_inside", -EINVAL,
+		   find_img(g_img, l.len, TEXT_END - 1, &fr));
 	expect_ret("fde_past_text_end_find_outside", -ENOENT,
 		   find_img(g_img, l.len, TEXT_END + 1, &fr));
 
@@ -852,6 +855,146 @@ static void test_bad_fde_order(void)
 	sb_add_fre(f, 0, 1, 8, 0);
 	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
 	expect_ret("fde_before_text_validate", -EINVAL, validate_img(g_img, l.len));
+	expect_ret("fde_before_text_find", -EINVAL, find_img(g_img, l.len, TEXT_START + 1, &fr));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Large functions: lookups from the points of an FRE index */
+
+#define BIG_FUNC	(TEXT_START + 0x10000)
+#define BIG_STEP	3		/* bytes between two FRE starts */
+
+/* The CFA offset the big function's FRE @i gives */
+static int big_cfa(u32 i)
+{
+	return 8 + 8 * (i % 15);
+}
+
+/*
+ * A version 2 section of one function with @n FREs (2-byte starts, one
+ * 1-byte offset each), FRE i starting at BIG_STEP * i; FRE @bad (if below
+ * @n) does not start after the one before it. Encoded here, not by
+ * sfbuild, which keeps few FREs per function.
+ */
+static size_t big_section(u32 n, u32 bad)
+{
+	unsigned char *p = g_img;
+	size_t fre_len = 4 * (size_t)n;
+
+	memset(p, 0, SB_HDR_SIZE + 20);
+	sb_put16(p, SB_MAGIC);
+	p[2] = 2;
+	p[3] = SB_SORTED;
+	p[4] = 3;
+	p[6] = (unsigned char)-8;
+	sb_put32(p + 8, 1);
+	sb_put32(p + 12, n);
+	sb_put32(p + 16, fre_len);
+	sb_put32(p + 20, 0);
+	sb_put32(p + 24, 20);
+	p += SB_HDR_SIZE;
+	sb_put32(p, (uint32_t)((long)BIG_FUNC - (long)SEC_BASE));
+	sb_put32(p + 4, BIG_STEP * n);
+	sb_put32(p + 8, 0);
+	sb_put32(p + 12, n);
+	p[16] = 1;			/* 2-byte FRE starts */
+	p += 20;
+	for (u32 i = 0; i < n; i++, p += 4) {
+		sb_put16(p, i == bad ? BIG_STEP * (i - 1) : BIG_STEP * i);
+		p[2] = 1 | 1 << 1;	/* SP based, one 1-byte offset */
+		p[3] = big_cfa(i);
+	}
+	return SB_HDR_SIZE + 20 + fre_len;
+}
+
+/*
+ * sframe_lookup() asks for an index above max_fres; an index built in
+ * chunks of every stride gives, from its points, what a full scan gives.
+ */
+static void test_fre_index(void)
+{
+	static const u32 strides[] = { 1, 7, 16, 100 }, chunks[] = { 1, 13, 20000 };
+	static struct sframe_fre_pos points[20000];
+	const u32 n = 20000;
+	struct mem *m = mem_new(SEC_BASE, g_img, big_section(n, n));
+	struct sframe_section sec;
+	struct sframe_frame fr, want;
+	struct sframe_fde fde;
+	char why[160] = "";
+	int ok, ret;
+
+	ok = !init_at(&sec, m) && !sframe_section_validate(&sec, mem_read, m);
+	ret = sframe_lookup(&sec, BIG_FUNC + 5, n - 1, &fr, &fde, mem_read, m);
+	ok &= ret == SFRAME_NEED_INDEX && fde.num_fres == n && fde.start == BIG_FUNC;
+	ret = sframe_lookup(&sec, BIG_FUNC + 5, n, &fr, &fde, mem_read, m);
+	ok &= !ret && fr.cfa_off == big_cfa(1);
+	report("big_function_needs_index", ok, "init/validate/lookup: %s", err_name(ret));
+
+	for (size_t s = 0; s < ARRAY_SIZE(strides); s++) {
+		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
+			struct sframe_fre_scan scan = { .off = fde.fre_off };
+			u32 stride = strides[s], reads;
+
+			ok = 1;
+			while (ok && scan.i < n) {
+				ret = sframe_fre_index(&sec, &fde, &scan, chunks[c], stride, points,
+						       mem_read, m);
+				ok = !ret;
+			}
+			for (unsigned long ip = BIG_FUNC; ok && ip < BIG_FUNC + BIG_STEP * n; ip += 1) {
+				u32 pc = ip - BIG_FUNC, i = pc / BIG_STEP, pt = i / stride;
+
+				m->reads = 0;
+				ret = sframe_find_fre(&sec, &fde, ip, &points[pt], pt * stride, stride,
+						      &fr, mem_read, m);
+				reads = m->reads;
+				/* 2 reads per FRE passed (start, info), 1 offset */
+				if (ret || fr.cfa_off != big_cfa(i) || reads > 2 * stride + 1) {
+					snprintf(why, sizeof(why), "ip %#lx: %s cfa %d, %u reads",
+						 ip, err_name(ret), fr.cfa_off, reads);
+					ok = 0;
+				}
+			}
+			if (ok && (ret = sframe_find(&sec, BIG_FUNC + BIG_STEP * n - 1, &want,
+						     mem_read, m)) != 0)
+				ok = 0;
+			if (!ok && !why[0])
+				snprintf(why, sizeof(why), "index build: %s", err_name(ret));
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), " (stride %u chunk %u)",
+				 stride, chunks[c]);
+			report("big_function_index_lookups", ok, "%s", why);
+			why[0] = 0;
+		}
+	}
+
+	/* Positions that are not the function's FREs, or after the ip */
+	expect_ret("index_point_past_fres", -EINVAL,
+		   sframe_find_fre(&sec, &fde, BIG_FUNC, &points[0], n, 4, &fr, mem_read, m));
+	expect_ret("index_point_before_fres", -EINVAL,
+		   sframe_find_fre(&sec, &fde, BIG_FUNC,
+				   &(struct sframe_fre_pos){ fde.fre_off - 1, 0 }, 0, 4, &fr,
+				   mem_read, m));
+	expect_ret("index_point_after_ip", -EINVAL,
+		   sframe_find_fre(&sec, &fde, BIG_FUNC + 10, &points[1], 100, 4, &fr,
+				   mem_read, m));
+	mem_free(m);
+
+	/* An FRE out of order far into the function: the index build finds it */
+	m = mem_new(SEC_BASE, g_img, big_section(n, 12345));
+	ok = !init_at(&sec, m) &&
+	     sframe_lookup(&sec, BIG_FUNC, 100, &fr, &fde, mem_read, m) == SFRAME_NEED_INDEX;
+	{
+		struct sframe_fre_scan scan = { .off = fde.fre_off };
+
+		while (ok && scan.i < n && !(ret = sframe_fre_index(&sec, &fde, &scan, 1000, 16,
+								      points, mem_read, m)))
+			;
+		ok &= ret == -EINVAL && scan.i == 12345;
+		report("index_build_finds_bad_fre", ok, "%s at FRE %u", err_name(ret), scan.i);
+	}
+	expect_ret("index_build_bad_fre_validate", -EINVAL,
+		   sframe_section_validate(&sec, mem_read, m));
+	mem_free(m);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1480,6 +1623,7 @@ int main(int argc, char **argv)
 	test_truncated_fre();
 	test_func_wraps();
 	test_bad_fde_order();
+	test_fre_index();
 	test_truncations();
 	test_fre_area_shrink();
 	test_mutations();

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile SFrame sections against the bounds of the SFrame unwinder, through
+ * the deferred unwinder's test interface ("sframe add" registers a section
+ * for a code range, as sframe_add_section() does for the converter's prctl).
+ *
+ * The "code" is a 4 GiB anonymous executable mapping that nothing executes;
+ * the section (in anonymous memory just below it) has one FDE for a function
+ * of SIZE bytes at START bytes into the code (may be negative) with NFRES
+ * FREs (4-byte starts, one byte apart), each saying "CFA = SP + 24, return
+ * address at CFA - 8". The
+ * program enters the kernel with its frame pointer on a made-up stack (in
+ * main()'s frame, above the stack pointer, as the walk requires) whose
+ * first frame returns into that code, each further frame 24 bytes up
+ * returning to an address deeper in the function, so that every SFrame
+ * lookup lands near the end of the FRE list; frame pointers see only the
+ * first frame (its saved frame pointer is 0).
+ *
+ * Usage: sfcraft CASE [NFRES [SIZE [FRAMES [START]]]]
+ *   trace   print "nr N ok K budget_stops B bad D indexes I ms T": the frames of
+ *           the deferred unwind, how many of the SFrame frames were right,
+ *           the counter deltas and the time of the request in ms
+ *   oversize  register a section larger than the cap: expects E2BIG
+ *   kill    make the request and, when the parent kills it during the
+ *           unwind, die: the parent prints "killed after MS ms" or FAIL
+ * The test (tests/cases/sframe-bounds.sh) sets the limits and checks.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "../util.h"
+
+#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
+#define TEXT_SIZE (4UL << 30)
+#define FRE_SIZE 6	/* 4-byte start, info, 1-byte offset */
+#define CFA_OFF 24
+#define MAX_FRAMES 600
+
+static int ctl = -1;
+
+static void die(const char *what)
+{
+	printf("FAIL: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void put16(unsigned char *p, unsigned int v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+}
+
+static void put32(unsigned char *p, unsigned int v)
+{
+	put16(p, v);
+	put16(p + 2, v >> 16);
+}
+
+/*
+ * A section of @nfres FREs for a function of @size bytes at @func, placed
+ * just below @text; returns its start, its size in @len.
+ */
+static unsigned char *make_section(unsigned char *text, unsigned char *func,
+				   unsigned long nfres, unsigned long size,
+				   unsigned long *len)
+{
+	unsigned long fre_len = nfres * FRE_SIZE, i;
+	unsigned char *sec, *p;
+
+	*len = 28 + 20 + fre_len;
+	sec = text - ((*len + 4095) & ~4095UL);
+	if (mmap(sec, text - sec, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != sec)
+		die("mmap section");
+	p = sec;
+	put16(p, 0xdee2);
+	p[2] = 2;		/* version */
+	p[3] = 1;		/* sorted FDEs */
+	p[4] = 3;		/* x86-64 */
+	p[6] = (unsigned char)-8;
+	put32(p + 8, 1);
+	put32(p + 12, nfres);
+	put32(p + 16, fre_len);
+	put32(p + 20, 0);
+	put32(p + 24, 20);
+	p += 28;
+	put32(p, func - sec);	/* function start, from the section start */
+	put32(p + 4, size);
+	put32(p + 8, 0);
+	put32(p + 12, nfres);
+	p[16] = 2;		/* 4-byte FRE starts */
+	p += 20;
+	for (i = 0; i < nfres; i++, p += FRE_SIZE) {
+		put32(p, i);
+		p[4] = 1 | 1 << 1;	/* SP based, one 1-byte offset */
+		p[5] = CFA_OFF;
+	}
+	return sec;
+}
+
+static long ctl_write(const char *cmd)
+{
+	return write(ctl, cmd, strlen(cmd));
+}
+
+/* Enter the kernel with a chosen frame pointer: the request sees it as FP */
+static NOINLINE long request_with_fp(unsigned long fp)
+{
+	static const char cmd[] = "request 1 1";
+	long ret;
+
+	asm volatile("sub $128, %%rsp\n\tpush %%rbp\n\tmov %[fp], %%rbp\n\tsyscall\n\t"
+		     "pop %%rbp\n\tadd $128, %%rsp"	/* below the red zone */
+		     : "=a"(ret)
+		     : "a"((long)SYS_write), "D"((long)ctl), "S"(cmd), "d"(sizeof(cmd) - 1),
+		       [fp] "r"(fp)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+struct counters {
+	long budget_stops, bad, indexes;
+};
+
+/* The counters and tracer 0's trace (its first 64 ips) */
+static unsigned long read_state(struct counters *c, unsigned long *ips)
+{
+	static char buf[65536];
+	unsigned long nr = 0;
+	char *line, *save;
+	ssize_t len;
+	int off;
+
+	len = pread(ctl, buf, sizeof(buf) - 1, 0);
+	if (len <= 0)
+		die("read " CTL);
+	buf[len] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "sframe discoveries %*d indexes %ld budget_stops %ld bad %ld",
+			   &c->indexes, &c->budget_stops, &c->bad) == 3)
+			continue;
+		if (sscanf(line, "tracer 0 bit %*d calls %*u ret %*d first_ret %*d req_cookie %*x same %*d cookie %*x pid %*d nr %lu%n",
+			   &nr, &off) >= 1)
+			parse_ips(line + off, ips, nr < 64 ? nr : 64);
+	}
+	return nr;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* The return address of made-up frame @i: in the code, past FRE nfres - 1 - i */
+static unsigned long ra_of(unsigned char *text, long start, unsigned long nfres,
+			   unsigned long i)
+{
+	return (unsigned long)text + (start > 0 ? start : 0) + nfres - i;
+}
+
+/*
+ * Map the code and the section, register it, lay out the made-up stack of
+ * @frames frames in @stack; return the code's start.
+ */
+static unsigned char *setup(unsigned long nfres, unsigned long size, unsigned long frames,
+			    long start, unsigned long *stack)
+{
+	unsigned long len, i, *w;
+	unsigned char *area, *text, *sec;
+	char cmd[128];
+
+	/* Room for the section below the code */
+	area = mmap(NULL, TEXT_SIZE + (64UL << 20), PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (area == MAP_FAILED)
+		die("mmap area");
+	text = area + (64UL << 20);
+	if (mmap(text, TEXT_SIZE, PROT_READ | PROT_EXEC,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) != text)
+		die("mmap text");
+	sec = make_section(text, text + start, nfres, size, &len);
+	snprintf(cmd, sizeof(cmd), "sframe add %lx %lx %lx %lx", (unsigned long)sec,
+		 (unsigned long)sec + len, (unsigned long)text, (unsigned long)text + TEXT_SIZE);
+	if (ctl_write(cmd) < 0)
+		die(cmd);
+
+	/*
+	 * FP frame: [0, RA into the code]; then SFrame frames of 3 words, RA
+	 * last, each returning 1 byte lower, near the end of the FRE list
+	 */
+	w = stack;
+	w[0] = 0;
+	w[1] = ra_of(text, start, nfres, 0);
+	for (i = 1; i < frames; i++) {
+		w[2 + 3 * (i - 1)] = 0;
+		w[3 + 3 * (i - 1)] = 0;
+		w[4 + 3 * (i - 1)] = ra_of(text, start, nfres, i);
+	}
+	w[2 + 3 * (frames - 1)] = 0;
+	w[3 + 3 * (frames - 1)] = 0;
+	w[4 + 3 * (frames - 1)] = 0;	/* the end */
+	return text;
+}
+
+static int trace_case(unsigned long nfres, unsigned long size, unsigned long frames,
+		      long start, unsigned long *stack)
+{
+	unsigned long ips[64], nr, i, good = 0;
+	struct counters c0, c1;
+	unsigned char *text;
+	long long t0, t1;
+
+	text = setup(nfres, size, frames, start, stack);
+	read_state(&c0, ips);
+	t0 = now_ms();
+	if (request_with_fp((unsigned long)stack) < 0)
+		die("request");
+	t1 = now_ms();
+	nr = read_state(&c1, ips);
+	for (i = 1; i < nr && i < 64; i++)
+		good += ips[i] == ra_of(text, start, nfres, i - 1);
+	printf("nr %lu ok %lu budget_stops %ld bad %ld indexes %ld ms %lld\n", nr, good,
+	       c1.budget_stops - c0.budget_stops, c1.bad - c0.bad, c1.indexes - c0.indexes,
+	       t1 - t0);
+	return 0;
+}
+
+/* The child makes a long unwind; the parent kills it a second into it */
+static int kill_case(unsigned long nfres, unsigned long size, unsigned long frames,
+		     long start, unsigned long *stack)
+{
+	int to_parent[2], status;
+	long long t0, t1;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(to_parent))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		setup(nfres, size, frames, start, stack);
+		if (write(to_parent[1], "s", 1) != 1)	/* starting the request */
+			_exit(2);
+		request_with_fp((unsigned long)stack);
+		if (write(to_parent[1], "d", 1) != 1)	/* done: too early */
+			_exit(2);
+		pause();
+		_exit(0);
+	}
+	close(to_parent[1]);
+	if (read(to_parent[0], &c, 1) != 1 || c != 's') {
+		printf("FAIL: the child did not start\n");
+		return 1;
+	}
+	/* One second into the request, the child is still unwinding */
+	sleep(1);
+	fcntl(to_parent[0], F_SETFL, O_NONBLOCK);
+	if (read(to_parent[0], &c, 1) == 1) {
+		printf("FAIL: the unwind was over within a second: the test proves nothing\n");
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return 1;
+	}
+	t0 = now_ms();
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	t1 = now_ms();
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
+		printf("FAIL: the child was not killed (status %#x)\n", status);
+		return 1;
+	}
+	printf("killed after %lld ms\n", t1 - t0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "trace";
+	unsigned long nfres = argc > 2 ? strtoul(argv[2], NULL, 0) : 1100000;
+	unsigned long size = argc > 3 ? strtoul(argv[3], NULL, 0) : 0xfffff000UL;
+	unsigned long frames = argc > 4 ? strtoul(argv[4], NULL, 0) : 500;
+	long start = argc > 5 ? strtol(argv[5], NULL, 0) : 0;
+	unsigned long stack[3 * MAX_FRAMES + 8], len;
+	unsigned char *area;
+	char cmd[128];
+
+	if (frames < 1 || frames > MAX_FRAMES)
+		frames = MAX_FRAMES;
+	ctl = open(CTL, O_RDWR);
+	if (ctl < 0) {
+		printf("SKIP: no %s\n", CTL);
+		return 77;
+	}
+	ctl_write("init 0");
+	ctl_write("reset");
+
+	if (!strcmp(mode, "trace"))
+		return trace_case(nfres, size, frames, start, stack);
+	if (!strcmp(mode, "kill"))
+		return kill_case(nfres, size, frames, start, stack);
+	if (!strcmp(mode, "oversize")) {
+		area = mmap(NULL, TEXT_SIZE + (64UL << 20), PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (area == MAP_FAILED)
+			die("mmap");
+		if (mprotect(area + (64UL << 20), 4096, PROT_READ | PROT_EXEC))
+			die("mprotect");
+		make_section(area + (64UL << 20), area + (64UL << 20), nfres, size, &len);
+		snprintf(cmd, sizeof(cmd), "sframe add %lx %lx %lx %lx",
+			 (unsigned long)area + (64UL << 20) - ((len + 4095) & ~4095UL),
+			 (unsigned long)area + (64UL << 20) - ((len + 4095) & ~4095UL) + len,
+			 (unsigned long)area + (64UL << 20), (unsigned long)area + (64UL << 20) + 4096);
+		if (ctl_write(cmd) >= 0 || errno != E2BIG) {
+			printf("FAIL: an oversized section was not refused with E2BIG: %s\n",
+			       strerror(errno));
+			return 1;
+		}
+		printf("oversized section refused: %s\n", strerror(errno));
+		return 0;
+	}
+	printf("FAIL: unknown case %s\n", mode);
+	return 1;
+}
