@@ -13,7 +13,9 @@
  * An FDE whose rows all fit becomes one SFrame FDE; the rows that fit of
  * the others become SFrame FDEs of their own (one per run of rows), so an
  * address in a row that does not fit has no SFrame FDE at all: the kernel
- * then ends the walk instead of guessing.
+ * then ends the walk instead of guessing. The CFA expression the linkers
+ * write for the 16-byte entries of a PLT (SP + 8, or + 16 once the entry
+ * has pushed its index) becomes a PCMASK FDE, as GNU ld writes it.
  *
  * libdw has no public iterator over FDEs, so their start addresses are
  * taken from the binary search table of .eh_frame_hdr (PT_GNU_EH_FRAME),
@@ -68,6 +70,9 @@ struct rule {
 	int32_t fp_off;		/* 0: FP unchanged */
 	bool use_fp;
 	bool outermost;
+	/* A PLT: CFA = SP + cfa_off, + 8 from byte plt_push of each 16 */
+	bool plt;
+	uint8_t plt_push;
 };
 
 struct row {
@@ -285,6 +290,44 @@ static bool fits_s32(int64_t v)
 	return v >= INT32_MIN && v <= INT32_MAX;
 }
 
+/*
+ * The CFA of the 16-byte entries of a PLT, which push an index at byte
+ * @push and jump: DW_OP_breg7 OFF; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and;
+ * DW_OP_lit<push>; DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus, that is
+ * SP + OFF + ((ip & 15) >= push ? 8 : 0).
+ */
+static bool plt_cfa(const Dwarf_Op *ops, size_t n, struct rule *r)
+{
+	static const uint8_t pattern[] = {
+		DW_OP_breg7, DW_OP_breg16, DW_OP_lit15, DW_OP_and, DW_OP_lit0,
+		DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
+	};
+	size_t i;
+
+	if (n != sizeof(pattern))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (i == 4 ? ops[i].atom < DW_OP_lit0 || ops[i].atom > DW_OP_lit15 :
+			     ops[i].atom != pattern[i])
+			return false;
+	}
+	if (ops[1].number || !fits_s32((int64_t)ops[0].number))
+		return false;
+	r->plt = true;
+	r->plt_push = ops[4].atom - DW_OP_lit0;
+	r->cfa_off = (int64_t)ops[0].number;
+	return true;
+}
+
+/* Is FP unchanged? */
+static bool same_fp(Dwarf_Frame *frame)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t n;
+
+	return !dwarf_frame_register(frame, DWARF_FP, mem, &ops, &n) && !n && !ops;
+}
+
 /* The rule of one row: -1 if it fits SFrame, else an enum sfconv_why */
 static int row_rule(Dwarf_Frame *frame, int ra_reg, bool signal,
 		    struct rule *r)
@@ -308,7 +351,11 @@ static int row_rule(Dwarf_Frame *frame, int ra_reg, bool signal,
 	if (!saved_at_cfa(ops, n, &off) || off != -8)
 		return SFCONV_RA;
 
-	if (dwarf_frame_cfa(frame, &ops, &n) || n != 1)
+	if (dwarf_frame_cfa(frame, &ops, &n))
+		return SFCONV_CFA;
+	if (plt_cfa(ops, n, r))
+		return same_fp(frame) ? -1 : SFCONV_FP;
+	if (n != 1)
 		return SFCONV_CFA;
 	if (ops[0].atom == DW_OP_bregx) {
 		reg = ops[0].number;
@@ -376,6 +423,9 @@ static ssize_t fde_rows(Dwarf_CFI *cfi, uint64_t start, uint64_t limit,
 		(*rows)[n].start = addr;
 		(*rows)[n].end = re;
 		(*rows)[n].why = row_rule(frame, ra_reg, signal, &(*rows)[n].rule);
+		/* PCMASK blocks are from the FDE's start: it must be aligned */
+		if ((*rows)[n].why < 0 && (*rows)[n].rule.plt && (addr & 15))
+			(*rows)[n].why = SFCONV_CFA;
 		free(frame);
 		n++;
 		addr = re;
@@ -390,7 +440,8 @@ static ssize_t fde_rows(Dwarf_CFI *cfi, uint64_t start, uint64_t limit,
 static bool same_rule(const struct rule *a, const struct rule *b)
 {
 	return a->cfa_off == b->cfa_off && a->fp_off == b->fp_off &&
-	       a->use_fp == b->use_fp && a->outermost == b->outermost;
+	       a->use_fp == b->use_fp && a->outermost == b->outermost &&
+	       !a->plt && !b->plt;
 }
 
 static unsigned int size_code(int64_t v)
@@ -408,8 +459,47 @@ struct out_fde {
 	uint64_t size;
 	uint32_t fre_off;
 	uint32_t num_fres;
-	uint8_t fre_type;
+	uint8_t info;		/* FRE type, PCMASK */
+	uint8_t rep_size;
 };
+
+#define SFRAME_FDE_PCMASK	0x10
+
+/* One FRE with a CFA from SP or FP and maybe a saved FP, or none (outermost) */
+static void put_fre(struct buf *fres, uint32_t start, unsigned int ssize,
+		    const struct rule *r)
+{
+	unsigned int count = r->outermost ? 0 : r->fp_off ? 2 : 1;
+	unsigned int osize = size_code(r->cfa_off);
+
+	if (size_code(r->fp_off) > osize)
+		osize = size_code(r->fp_off);
+	buf_put(fres, start, ssize);
+	buf_put(fres, (r->use_fp ? 0 : SFRAME_FRE_BASE_SP) | count << 1 | osize << 5, 1);
+	if (count >= 1)
+		buf_put(fres, (uint32_t)r->cfa_off, 1u << osize);
+	if (count == 2)
+		buf_put(fres, (uint32_t)r->fp_off, 1u << osize);
+}
+
+/*
+ * A PLT row: a PCMASK FDE of 16-byte blocks with FREs for SP + cfa_off and,
+ * from byte plt_push on, SP + cfa_off + 8
+ */
+static void put_plt_fres(struct buf *fres, struct out_fde *fde, const struct rule *r)
+{
+	struct rule sp = { .cfa_off = r->cfa_off };
+
+	fde->info = SFRAME_FDE_PCMASK;	/* FRE type 0: 1-byte starts */
+	fde->rep_size = 16;
+	if (r->plt_push) {
+		put_fre(fres, 0, 1, &sp);
+		fde->num_fres++;
+	}
+	sp.cfa_off += 8;
+	put_fre(fres, r->plt_push, 1, &sp);
+	fde->num_fres++;
+}
 
 /*
  * Write the FREs of rows [@first, @last] (all fitting, contiguous) as one
@@ -432,33 +522,30 @@ static int emit_fde(const struct row *rows, size_t first, size_t last,
 	fde->size = size;
 	fde->fre_off = fres->len;
 	fde->num_fres = 0;
-	/* FRE start addresses: 1, 2 or 4 bytes, as the last one needs */
-	fde->fre_type = rows[last].start - start < 0x100 ? 0 :
-			rows[last].start - start < 0x10000 ? 1 : 2;
-	ssize = 1u << fde->fre_type;
-
-	for (i = first; i <= last; i++) {
-		const struct rule *r = &rows[i].rule;
-		unsigned int count, osize;
-
-		if (i > first && same_rule(r, &rows[i - 1].rule))
-			continue;
-		count = r->outermost ? 0 : r->fp_off ? 2 : 1;
-		osize = size_code(r->cfa_off);
-		if (size_code(r->fp_off) > osize)
-			osize = size_code(r->fp_off);
-		buf_put(fres, rows[i].start - start, ssize);
-		buf_put(fres, (r->use_fp ? 0 : SFRAME_FRE_BASE_SP) | count << 1 |
-			osize << 5, 1);
-		if (count >= 1)
-			buf_put(fres, (uint32_t)r->cfa_off, 1u << osize);
-		if (count == 2)
-			buf_put(fres, (uint32_t)r->fp_off, 1u << osize);
-		fde->num_fres++;
+	fde->rep_size = 0;
+	if (rows[first].rule.plt) {
+		put_plt_fres(fres, fde, &rows[first].rule);
+	} else {
+		/* FRE start addresses: 1, 2 or 4 bytes, as the last one needs */
+		fde->info = rows[last].start - start < 0x100 ? 0 :
+			    rows[last].start - start < 0x10000 ? 1 : 2;
+		ssize = 1u << fde->info;
+		for (i = first; i <= last; i++) {
+			if (i > first && same_rule(&rows[i].rule, &rows[i - 1].rule))
+				continue;
+			put_fre(fres, rows[i].start - start, ssize, &rows[i].rule);
+			fde->num_fres++;
+		}
 	}
 	st->sframe_fdes++;
 	st->sframe_fres += fde->num_fres;
 	return fres->failed ? -ENOMEM : 0;
+}
+
+/* Can rows @a and @b (which follows it) be in the same SFrame FDE? */
+static bool same_run(const struct row *a, const struct row *b)
+{
+	return a->why < 0 && b->why < 0 && !a->rule.plt && !b->rule.plt;
 }
 
 /* Emit the runs of fitting rows of one FDE; count it */
@@ -477,10 +564,10 @@ static int convert_fde(const struct row *rows, size_t n, struct buf *fdes,
 			continue;
 		}
 		fit++;
-		if (!i || rows[i - 1].why >= 0)
+		if (!i || !same_run(&rows[i - 1], &rows[i]))
 			first = i;
 		/* The last row of a run of fitting rows: one SFrame FDE */
-		if (i + 1 == n || rows[i + 1].why >= 0) {
+		if (i + 1 == n || !same_run(&rows[i], &rows[i + 1])) {
 			ret = emit_fde(rows, first, i, fdes, fres, st);
 			if (ret)
 				return ret;
@@ -529,8 +616,9 @@ static int assemble(const struct buf *fdes, const struct buf *fres,
 		buf_put(&out, f->size, 4);
 		buf_put(&out, f->fre_off, 4);
 		buf_put(&out, f->num_fres, 4);
-		buf_put(&out, f->fre_type, 1);	/* PCINC */
-		buf_put(&out, 0, 3);		/* rep_size, padding */
+		buf_put(&out, f->info, 1);
+		buf_put(&out, f->rep_size, 1);
+		buf_put(&out, 0, 2);		/* padding */
 	}
 	if (fres->len) {
 		uint8_t *p = buf_grow(&out, fres->len);
