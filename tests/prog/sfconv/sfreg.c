@@ -279,6 +279,7 @@ static void test_limit(void)
 int main(void)
 {
 	struct sfconv_loaded l;
+	struct state s;
 	long e0, e1;
 	void *h;
 	uint32_t i;
@@ -297,8 +298,15 @@ int main(void)
 		return 1;
 	}
 
-	/* Unwound without a section: the unwinder notes that the library has none */
-	sfr_run(0);
+	/*
+	 * Unwound without a section (the unwinder notes that the library has
+	 * none): frame pointers take sfr_nocfi's frame for sfr_req's and go on
+	 * to sfr_outer; with the section, the walk must end at sfr_nocfi
+	 */
+	sfr_run(1);
+	read_state(&s);
+	check(s.nr >= 2 && !strcmp(sym(s.ips[1]), "sfr_outer"),
+	      "without a section, frame pointers go on to %s", s.nr >= 2 ? sym(s.ips[1]) : "-");
 	e0 = entries();
 	test_errors(&l);
 	check(reg(&(struct prctl_sframe){ (uint64_t)l.sframe, l.sframe_size, l.text_start,
