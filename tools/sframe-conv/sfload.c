@@ -25,7 +25,7 @@
 #include "sfconv.h"
 
 /* Change the last byte when the converter's output changes */
-#define CACHE_MAGIC	"SFCONV\0\1"
+#define CACHE_MAGIC	"SFCONV\0\2"
 
 struct cache_hdr {
 	char magic[8];
