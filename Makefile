@@ -22,6 +22,7 @@ TEST_BINS := $(patsubst tests/prog/%.c,$(BUILD)/tests/%,$(TEST_SRCS)) \
 # Extra guest test programs and their rules come from these fragments (TEST_EXTRA).
 TEST_EXTRA :=
 include tests/sframe/sframe.mk
+include tools/sframe-conv/sframe-conv.mk
 -include tests/prog/*.mk
 # Benchmark workloads (BENCH_BINS) and their rules; subsets for make bench
 -include bench/*.mk
@@ -40,6 +41,8 @@ help:
 	@echo 'make kernel | kernel-debug | perf | tests    build one part'
 	@echo 'make sframe-unit   user-space unit tests of the SFrame reader'
 	@echo 'make fuzz          fuzz the SFrame reader for FUZZ_SECONDS (600)'
+	@echo 'make sframe-conv   the .eh_frame -> SFrame converter and its LD_AUDIT helper'
+	@echo 'make sframe-conv-test   its tests against libdw (Debian libc, ld.so, libstdc++)'
 	@echo 'Settings: FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
 	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds,'
 	@echo '          BENCH_WORKLOADS="deep zero fault compute threads deep-32",'

@@ -80,3 +80,134 @@ expect_chains() {
 field() {
 	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
+
+# exact_chains PERF_SCRIPT_OUTPUT COMM KERNEL SPEC...
+# Checks every frame of the user chains in `perf script -F comm,tid,ip,sym` output
+# against a program's real chain, innermost first, given as SPECs:
+#   0xADDR    exactly this address (a return address the program knows)
+#   0xLO-0xHI an address in [LO, HI) (the vDSO, which perf does not name)
+#   REGEX     a function perf names REGEX (without @VERSION); the same address in every
+#             sample, except where the sample starts (an interrupted ip may be anywhere)
+# A leading ^ marks the specs a sample may start with. The samples of COMM (only those
+# with kernel frames if KERNEL is 1) whose first user frame matches such a spec are
+# checked from there. Prints
+#   samples=S checked=C complete=K short=P bad=B
+# K: every frame up to the last spec, and nothing after; P: a prefix of that (the walk
+# ended early); B: a frame that is not the real one, or frames after the last (printed
+# to stderr).
+exact_chains() {
+	file=$1 comm=$2 kernel=$3
+	shift 3
+	awk -v comm="$comm" -v kernel="$kernel" -v specs="$*" '
+	function norm(a) {
+		a = tolower(a)
+		sub(/^0x/, "", a)
+		while (length(a) < 16) a = "0" a
+		return a
+	}
+	function match_spec(k, a, s, first) {
+		if (type[k] == "range") return a >= lo[k] && a < hi[k]
+		if (type[k] == "addr") return a == lo[k]
+		if (s !~ ("^(" re[k] ")$")) return 0
+		if (first) return 1
+		if (seen[k] == "") seen[k] = a
+		return seen[k] == a
+	}
+	function flush(   i, k, j, ok) {
+		if (!n || name != comm) { n = 0; return }
+		samples++
+		m = 0; kern = 0
+		for (i = 1; i <= n; i++) {
+			if (addr[i] ~ /^ffff/) kern = 1
+			else { m++; ua[m] = norm(addr[i]); us[m] = sym[i] }
+		}
+		n = 0
+		if (!m || (kernel && !kern)) return
+		for (k = 1; k <= ns; k++)
+			if (start[k] && match_spec(k, ua[1], us[1], 1)) break
+		if (k > ns) return
+		checked++
+		ok = 1
+		for (j = 2; ok && j <= m; j++)
+			if (k + j - 1 > ns || !match_spec(k + j - 1, ua[j], us[j], 0)) ok = 0
+		if (!ok) {
+			bad++
+			line = ""
+			for (j = 1; j <= m; j++) line = line " " ua[j] ":" us[j]
+			print "bad chain:" line > "/dev/stderr"
+		} else if (m == ns - k + 1) complete++
+		else short++
+	}
+	BEGIN {
+		ns = split(specs, spec, " ")
+		for (k = 1; k <= ns; k++) {
+			s = spec[k]
+			start[k] = sub(/^\^/, "", s)
+			if (s ~ /^0x[0-9a-fA-F]+-0x[0-9a-fA-F]+$/) {
+				type[k] = "range"
+				split(s, r, "-")
+				lo[k] = norm(r[1]); hi[k] = norm(r[2])
+			} else if (s ~ /^0x[0-9a-fA-F]+$/) {
+				type[k] = "addr"; lo[k] = norm(s)
+			} else {
+				type[k] = "sym"; re[k] = s
+			}
+		}
+	}
+	/^[^ \t]/ { flush(); name = $1; next }
+	/^[ \t]*$/ { flush(); next }
+	# perf names versioned symbols NAME@@VERSION
+	{ n++; addr[n] = $1; s = $2; sub(/\+0x[0-9a-f]+$/, "", s); sub(/@.*/, "", s); sym[n] = s }
+	END {
+		flush()
+		printf "samples=%d checked=%d complete=%d short=%d bad=%d\n", samples, checked, complete, short, bad
+	}
+	' "$file"
+}
+
+# expect_exact REPORT MIN PCT: at least MIN samples checked, none bad, PCT% complete
+expect_exact() {
+	echo "$1"
+	c=$(field checked "$1")
+	[ "$c" -ge "$2" ] || fail "expected >= $2 samples to check, got: $1"
+	[ "$(field bad "$1")" = 0 ] || fail "frames that are not in the real chain: $1"
+	[ $(($(field complete "$1") * 100)) -ge $(($3 * c)) ] ||
+		fail "fewer than $3% of the samples complete: $1"
+}
+
+# sfconv_record PROG ARG...: perf record --call-graph fp,defer of PROG, once with
+# libsframe-audit.so (files audit.out, .err, .txt: perf script) and once without (plain.*)
+sfconv_record() {
+	audit=$TOP/build/sframe-conv/libsframe-audit.so
+	for mode in audit plain; do
+		if [ $mode = audit ]; then
+			set -- env LD_AUDIT="$audit" SFRAME_AUDIT_DEBUG=1 "$@"
+		else
+			shift 3
+		fi
+		"$PERF" record -q -e cpu-clock -F 4000 --call-graph fp,defer -o $mode.data \
+			-- "$@" > $mode.out 2> $mode.err || fail "perf record ($mode) failed"
+		"$PERF" script -i $mode.data -F comm,tid,ip,sym > $mode.txt || fail "perf script failed"
+	done
+	cat audit.err
+}
+
+# sfconv_verdict COMM KERNEL: the chains recorded by sfconv_record, against the real
+# chain the program printed ("expect: SPEC..."): with the helper, >= 50 samples
+# checked, none bad, >= 95% complete; without it, fewer than half complete (else the
+# test proves nothing)
+sfconv_verdict() {
+	rep=$(exact_chains audit.txt "$1" "$2" $(sed -n 's/^expect: //p' audit.out))
+	expect_exact "$rep" 50 95
+	ctl=$(exact_chains plain.txt "$1" "$2" $(sed -n 's/^expect: //p' plain.out) 2> /dev/null)
+	echo "without the helper: $ctl"
+	[ $(($(field complete "$ctl") * 2)) -lt "$(field checked "$ctl")" ] ||
+		fail "the chain was found without the helper: the test proves nothing"
+}
+
+# sfconv_said LINE...: the helper's debug output (audit.err) has every LINE (regexps)
+sfconv_said() {
+	for line in "$@"; do
+		grep -q "$line" audit.err || fail "the helper did not say: $line"
+	done
+}

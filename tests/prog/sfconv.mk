@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest test programs of SFrame converted from .eh_frame (tests/cases/sfconv-*.sh),
+# included by the top-level Makefile. Output in $(BUILD)/tests/sfconv/:
+#   sfcall          -fomit-frame-pointer, SFrame; links libsfcmid.so (SFrame),
+#                   dlopens libsfcleaf.so (no SFrame), which calls libc's syscall()
+#   sfclock         -fomit-frame-pointer, no SFrame: loops on clock_gettime()
+# Debian's libc has neither frame pointers nor SFrame: only converted sections
+# (tools/sframe-conv, libsframe-audit.so) complete these chains.
+
+SFC_SRC := $(TOP)/tests/prog/sfconv
+SFC_OUT := $(BUILD)/tests/sfconv
+SFC_NOFP := -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror
+SFC_FILES := sfcall libsfcmid.so libsfcleaf.so sfclock sfreg libsfrlib.so
+
+TEST_EXTRA += $(addprefix $(SFC_OUT)/,$(SFC_FILES))
+
+$(SFC_OUT)/libsfcmid.so: $(SFC_SRC)/sfcmid.c
+	@mkdir -p $(@D)
+	gcc $(SFC_NOFP) -Wa,--gsframe -fPIC -shared $< -o $@
+
+$(SFC_OUT)/libsfcleaf.so: $(SFC_SRC)/sfcleaf.c
+	@mkdir -p $(@D)
+	gcc $(SFC_NOFP) -fPIC -shared $< -o $@
+
+$(SFC_OUT)/sfcall: $(SFC_SRC)/sfcall.c $(SFC_OUT)/libsfcmid.so
+	gcc $(SFC_NOFP) -Wa,--gsframe $< -o $@ -L$(SFC_OUT) -lsfcmid -Wl,-rpath,'$$ORIGIN' -ldl
+
+$(SFC_OUT)/sfclock: $(SFC_SRC)/sfclock.c
+	@mkdir -p $(@D)
+	gcc $(SFC_NOFP) $< -o $@
+
+# sfreg: the prctl's ABI and semantics; it converts libsfrlib.so itself
+$(SFC_OUT)/libsfrlib.so: $(SFC_SRC)/sfrlib.c $(TOP)/tests/prog/util.h
+	@mkdir -p $(@D)
+	gcc $(SFC_NOFP) -fPIC -shared $< -o $@
+
+$(SFC_OUT)/sfreg: $(SFC_SRC)/sfreg.c $(TOP)/tests/prog/util.h $(SFCONV_CORE) \
+		$(SFCONV_SRC)/sfload.c $(SFC_OUT)/libsfrlib.so
+	gcc $(SFC_NOFP) -Wa,--gsframe -I$(SFCONV_SRC) $(filter %.c,$^) -o $@ -rdynamic -ldl -ldw -lelf

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PR_REGISTER_SFRAME, through the deferred unwinder's test interface:
+ *  - bad arguments and bad sections get their error codes;
+ *  - a section converted from the .eh_frame of libsfrlib.so (no SFrame, no
+ *    frame pointers) gives the exact chain sfr_req sfr_outer sfr_run
+ *    expect_chain main,
+ *    and replaces what the unwinder had learnt about the library without it;
+ *  - in the converted library, an address without a rule (sfr_nocfi,
+ *    assembly without CFI but with a frame pointer) ends the walk: no
+ *    frame-pointer guess;
+ *  - a section corrupted after registration ends the walk at the library;
+ *  - dlclose() drops the registration, which can be made again for the
+ *    library mapped anew;
+ *  - registrations count against the registry's limit (ENOSPC) and go with
+ *    their mappings.
+ * Prints PASS/FAIL lines; exits 0 if all passed, 77 without the test
+ * interface.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include "sfconv.h"
+#include "../util.h"
+
+#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
+#define FN __attribute__((noipa))
+#define MAX_IPS 16
+
+static int ctl, failures;
+static long (*outer)(int, const char *, int);
+
+static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", ok ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failures += !ok;
+}
+
+/* Tracer 0's last trace and the registry's size, from the test interface */
+struct state {
+	unsigned long nr, ips[MAX_IPS];
+	long entries;
+};
+
+static void read_state(struct state *s)
+{
+	static char buf[65536];
+	char *line, *nr;
+	ssize_t len;
+
+	memset(s, 0, sizeof(*s));
+	s->entries = -1;
+	len = pread(ctl, buf, sizeof(buf) - 1, 0);
+	buf[len > 0 ? len : 0] = 0;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (sscanf(line, "sframe entries %ld", &s->entries) == 1)
+			continue;
+		if (strncmp(line, "tracer 0 ", 9) || !(nr = strstr(line, " nr ")))
+			continue;
+		s->nr = strtoul(nr + 4, &nr, 10);
+		parse_ips(nr, s->ips, s->nr < MAX_IPS ? s->nr : MAX_IPS);
+	}
+}
+
+static long entries(void)
+{
+	struct state s;
+
+	read_state(&s);
+	return s.entries;
+}
+
+static const char *sym(unsigned long ip)
+{
+	Dl_info info;
+
+	if (dladdr((void *)ip, &info) && info.dli_sname)
+		return info.dli_sname;
+	return "?";
+}
+
+FN long sfr_run(int nocfi)
+{
+	long ret = outer(ctl, "request 1 1", nocfi);
+
+	barrier();
+	return ret + 1;
+}
+
+/*
+ * Unwind sfr_run's chain (through sfr_nocfi if @nocfi); check that the trace
+ * is exactly the @n functions of @want, then ends if @ends.
+ */
+FN void expect_chain(const char *what, int nocfi, const char *const *want,
+		     unsigned long n, int ends)
+{
+	char got[512] = "";
+	struct state s;
+	unsigned long i;
+	int ok;
+
+	sfr_run(nocfi);
+	read_state(&s);
+	for (i = 0; i < s.nr && i < MAX_IPS; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %s", sym(s.ips[i]));
+	ok = s.nr >= n && (!ends || s.nr == n);
+	for (i = 0; ok && i < n; i++)
+		ok = !strcmp(sym(s.ips[i]), want[i]);
+	check(ok, "%s:%s", what, got);
+}
+
+static const char *const chain[] = {
+	"sfr_req", "sfr_outer", "sfr_run", "expect_chain", "main"
+};
+static const char *const nocfi_chain[] = { "sfr_req", "sfr_nocfi" };
+
+static int reg(const void *args, unsigned long size, unsigned long arg4)
+{
+	return prctl(PR_REGISTER_SFRAME, args, size, arg4, 0) ? errno : 0;
+}
+
+/* The error codes of bad arguments and bad sections */
+static void test_errors(const struct sfconv_loaded *l)
+{
+	struct prctl_sframe good = {
+		.sframe_start = (uint64_t)l->sframe, .sframe_size = l->sframe_size,
+		.text_start = l->text_start, .text_size = l->text_size,
+	}, a;
+	unsigned char big[sizeof(good) + 8];
+	struct prctl_sframe *low;
+	void *gone, *copy;
+	long ret;
+
+	a = good;
+	a.flags = 1;
+	check(reg(&a, sizeof(a), 0) == EINVAL, "flags: EINVAL");
+	check(reg(&good, sizeof(good), 1) == EINVAL, "arg4: EINVAL");
+	memcpy(big, &good, sizeof(good));
+	memset(big + sizeof(good), 1, 8);
+	check(reg(big, sizeof(big), 0) == E2BIG, "larger struct, non-zero tail: E2BIG");
+	check(reg((void *)8, sizeof(good), 0) == EFAULT, "struct not readable: EFAULT");
+	a = good;
+	a.sframe_size = (16 << 20) + 1;
+	check(reg(&a, sizeof(a), 0) == EFBIG, "section over 16 MiB: EFBIG");
+	a = good;
+	a.text_size = 0;
+	check(reg(&a, sizeof(a), 0) == EINVAL, "no code: EINVAL");
+	a = good;
+	a.text_start = -4096UL;
+	a.text_size = 8192;
+	check(reg(&a, sizeof(a), 0) == EINVAL, "code range wraps: EINVAL");
+
+	gone = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	munmap(gone, 4096);
+	a = good;
+	a.sframe_start = (uint64_t)gone;
+	a.sframe_size = 4096;
+	check(reg(&a, sizeof(a), 0) == EFAULT, "section not mapped: EFAULT");
+
+	copy = malloc(l->sframe_size);
+	memcpy(copy, l->sframe, l->sframe_size);
+	((unsigned char *)copy)[0] ^= 0xff;
+	a = good;
+	a.sframe_start = (uint64_t)copy;
+	check(reg(&a, sizeof(a), 0) == EINVAL, "bad magic: EINVAL");
+	free(copy);
+
+	a = good;
+	a.text_size = 16;
+	check(reg(&a, sizeof(a), 0) == EINVAL, "functions outside the code range: EINVAL");
+	a = good;
+	a.text_start = (uint64_t)l->sframe;
+	a.text_size = 4096;
+	check(reg(&a, sizeof(a), 0) == EINVAL, "code not executable: EINVAL");
+
+	/* A compat (int $0x80) prctl: i386's number 172, the struct below 4 GiB */
+	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		   -1, 0);
+	*low = good;
+	asm volatile("int $0x80" : "=a"(ret) : "a"(172L), "b"((long)PR_REGISTER_SFRAME),
+		     "c"((long)low), "d"((long)sizeof(good)), "S"(0L), "D"(0L) : "memory");
+	check(ret == -EOPNOTSUPP, "compat system call: EOPNOTSUPP (got %ld)", ret);
+	munmap(low, 4096);
+}
+
+/* dlopen libsfrlib.so from this program's directory, convert its .eh_frame */
+static void *open_lib(struct sfconv_loaded *l)
+{
+	char path[PATH_MAX], *slash;
+	struct link_map *map;
+	void *h;
+	Elf *elf;
+	int fd;
+
+	if (readlink("/proc/self/exe", path, sizeof(path) - 32) < 0 ||
+	    !(slash = strrchr(path, '/')))
+		return NULL;
+	path[slash - path + 1] = 0;
+	strcat(path, "libsfrlib.so");
+	h = dlopen(path, RTLD_NOW);
+	if (!h || dlinfo(h, RTLD_DI_LINKMAP, &map))
+		return NULL;
+	outer = (long (*)(int, const char *, int))dlsym(h, "sfr_outer");
+	fd = open(path, O_RDONLY);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!outer || !elf || sfconv_load(elf, map->l_addr, NULL, l) || !l->sframe_size)
+		return NULL;
+	elf_end(elf);
+	close(fd);
+	return h;
+}
+
+/* A minimal section for the 16 bytes at @text, at @sec: CFA = SP + 8 */
+static void tiny_section(unsigned char *sec, const unsigned char *text)
+{
+	static const unsigned char hdr[28] = {
+		0xe2, 0xde, 2, 1, 3, 0, (unsigned char)-8, 0,
+		1, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0,
+	};
+	int32_t start = text - sec;
+	uint32_t size = 16;
+
+	memcpy(sec, hdr, sizeof(hdr));
+	memset(sec + 28, 0, 20);
+	memcpy(sec + 28, &start, 4);
+	memcpy(sec + 32, &size, 4);
+	sec[48] = 0;		/* FRE start */
+	sec[49] = 1 | 1 << 1;	/* SP, one 1-byte offset */
+	sec[50] = 8;
+}
+
+/* Register tiny sections for executable pages until the registry is full */
+static void test_limit(void)
+{
+	enum { MAX_PAGES = 4096 };
+	static unsigned char *pages[MAX_PAGES];
+	long before = entries(), full;
+	int i, n, ret = 0;
+
+	for (n = 0; n < MAX_PAGES; n++) {
+		struct prctl_sframe a;
+
+		pages[n] = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+		tiny_section(pages[n] + 64, pages[n]);
+		mprotect(pages[n], 4096, PROT_READ | PROT_EXEC);
+		a = (struct prctl_sframe){ (uint64_t)pages[n] + 64, 51, (uint64_t)pages[n], 16, 0 };
+		ret = reg(&a, sizeof(a), 0);
+		if (ret)
+			break;
+	}
+	full = entries();
+	check(ret == ENOSPC && n > 0, "%d registrations, then %s", n, strerror(ret));
+	for (i = 0; i <= n && i < MAX_PAGES; i++)
+		munmap(pages[i], 4096);
+	check(entries() == before, "registry entries %ld -> %ld -> %ld after munmap", before,
+	      full, entries());
+}
+
+int main(void)
+{
+	struct sfconv_loaded l;
+	struct state s;
+	long e0, e1;
+	void *h;
+	uint32_t i;
+
+	ctl = open(CTL, O_RDWR);
+	if (ctl < 0) {
+		printf("SKIP: no %s\n", CTL);
+		return 77;
+	}
+	if (write(ctl, "init 0", 6) < 0 && errno != EBUSY && errno != EEXIST)
+		perror("init 0");
+	elf_version(EV_CURRENT);
+	h = open_lib(&l);
+	if (!h) {
+		printf("FAIL: cannot open and convert libsfrlib.so: %s\n", dlerror());
+		return 1;
+	}
+
+	/*
+	 * Unwound without a section (the unwinder notes that the library has
+	 * none): frame pointers take sfr_nocfi's frame for sfr_req's and go on
+	 * to sfr_outer; with the section, the walk must end at sfr_nocfi
+	 */
+	sfr_run(1);
+	read_state(&s);
+	check(s.nr >= 2 && !strcmp(sym(s.ips[1]), "sfr_outer"),
+	      "without a section, frame pointers go on to %s", s.nr >= 2 ? sym(s.ips[1]) : "-");
+	e0 = entries();
+	test_errors(&l);
+	check(reg(&(struct prctl_sframe){ (uint64_t)l.sframe, l.sframe_size, l.text_start,
+					   l.text_size, 0 }, sizeof(struct prctl_sframe), 0) == 0,
+	      "register");
+	e1 = entries();
+	check(e1 == e0, "the entry for the library without SFrame replaced: %ld -> %ld", e0, e1);
+	check(sfconv_register(&l) == -EEXIST, "register again: EEXIST");
+	expect_chain("exact chain", 0, chain, 5, 0);
+	expect_chain("ends at the address without a rule", 1, nocfi_chain, 2, 1);
+
+	/* Corrupt every FDE's FRE type: the walk ends in the library */
+	mprotect(l.map, l.map_len, PROT_READ | PROT_WRITE);
+	for (i = 0; i < *(uint32_t *)((char *)l.sframe + 8); i++)
+		((unsigned char *)l.sframe)[28 + 20 * i + 16] = 0x0f;
+	expect_chain("corrupt section ends the walk", 0, chain, 1, 1);
+
+	e1 = entries();
+	dlclose(h);
+	sfconv_unload(&l);
+	check(entries() == e1 - 1, "dlclose drops the registration: %ld -> %ld", e1, entries());
+	h = open_lib(&l);
+	check(h && sfconv_register(&l) == 0, "register the library mapped again");
+	expect_chain("exact chain again", 0, chain, 5, 0);
+	dlclose(h);
+	sfconv_unload(&l);
+
+	test_limit();
+	printf("%s\n", failures ? "FAIL" : "all passed");
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sframe-conv: convert the .eh_frame of x86-64 ELF objects into SFrame.
+ *
+ *   sframe-conv FILE...            print what converts, per object
+ *   sframe-conv -o OUT FILE        also write the section (for the object at
+ *                                  address 0) to OUT
+ *   sframe-conv -c [-d DIR] FILE...  fill the cache of libsframe-audit.so
+ *                                  (DIR, else $SFRAME_CACHE_DIR, else
+ *                                  $XDG_CACHE_HOME/sframe-conv, else
+ *                                  ~/.cache/sframe-conv)
+ *
+ * Output, one line per object:
+ *   FILE: fdes=N full=N (P%) partial=N rows=N left-out: cfa=N ra=N ...
+ *         sframe_fdes=N fres=N bytes=N
+ * Exit status: 0, or 1 if any object could not be converted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sfconv.h"
+
+static void print_stats(const char *file, const struct sfconv_stats *st)
+{
+	unsigned int i;
+
+	printf("%s: fdes=%u full=%u (%.1f%%) partial=%u empty=%u rows=%u left-out:",
+	       file, st->fdes, st->full, st->fdes ? 100.0 * st->full / st->fdes : 0.0,
+	       st->partial, st->empty, st->rows);
+	for (i = 0; i < SFCONV_NR_WHY; i++)
+		printf(" %s=%u", sfconv_why_name[i], st->rows_out[i]);
+	printf(" sframe_fdes=%u fres=%u bytes=%zu\n", st->sframe_fdes,
+	       st->sframe_fres, st->size);
+}
+
+static int write_file(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || (size && fwrite(data, size, 1, f) != 1) || fclose(f)) {
+		fprintf(stderr, "sframe-conv: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Open @file as an ELF object; NULL (with a message) if it cannot be read */
+static Elf *open_elf(const char *file, int *fd)
+{
+	Elf *elf;
+
+	*fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		fprintf(stderr, "sframe-conv: %s: %s\n", file, strerror(errno));
+		return NULL;
+	}
+	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		fprintf(stderr, "sframe-conv: %s: %s\n", file, elf_errmsg(-1));
+		close(*fd);
+	}
+	return elf;
+}
+
+static int convert(const char *file, const char *out)
+{
+	struct sfconv_stats st;
+	uint64_t vaddr, size;
+	size_t sfsize;
+	void *sframe;
+	int fd, ret;
+	Elf *elf;
+
+	elf = open_elf(file, &fd);
+	if (!elf)
+		return -1;
+	ret = sfconv_text_range(elf, &vaddr, &size);
+	if (!ret)
+		ret = sfconv_convert(elf, vaddr, size, &sframe, &sfsize, &st, NULL, NULL);
+	if (ret) {
+		fprintf(stderr, "sframe-conv: %s: %s\n", file, strerror(-ret));
+	} else {
+		print_stats(file, &st);
+		if (out)
+			ret = write_file(out, sframe, sfsize);
+		free(sframe);
+	}
+	elf_end(elf);
+	close(fd);
+	return ret ? -1 : 0;
+}
+
+/* Convert into the cache, as libsframe-audit.so would at load time */
+static int cache(const char *file, const char *dir)
+{
+	struct sfconv_loaded l;
+	int fd, ret;
+	Elf *elf;
+
+	elf = open_elf(file, &fd);
+	if (!elf)
+		return -1;
+	ret = sfconv_load(elf, 0, dir, &l);
+	if (ret == -EEXIST) {
+		printf("%s: has SFrame of its own\n", file);
+		ret = 0;
+	} else if (ret) {
+		fprintf(stderr, "sframe-conv: %s: %s\n", file, strerror(-ret));
+	} else {
+		printf("%s: %s, %u of %u FDEs, %zu bytes\n", file,
+		       l.cached ? "cached already" : "converted", l.converted,
+		       l.fdes, l.sframe_size);
+		sfconv_unload(&l);
+	}
+	elf_end(elf);
+	close(fd);
+	return ret ? -1 : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: sframe-conv [-o OUT] FILE...\n"
+		"       sframe-conv -c [-d DIR] FILE...\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *dir = NULL;
+	char dirbuf[PATH_MAX];
+	int opt, fill = 0, bad = 0;
+
+	while ((opt = getopt(argc, argv, "co:d:")) != -1) {
+		switch (opt) {
+		case 'c':
+			fill = 1;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'd':
+			dir = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind == argc || (out && argc - optind > 1) || (out && fill))
+		usage();
+	elf_version(EV_CURRENT);
+	if (fill && !dir) {
+		if (sfconv_cache_dir(dirbuf, sizeof(dirbuf))) {
+			fprintf(stderr, "sframe-conv: no cache directory\n");
+			return 1;
+		}
+		dir = dirbuf;
+	}
+	for (; optind < argc; optind++)
+		bad |= fill ? cache(argv[optind], dir) : convert(argv[optind], out);
+	return bad ? 1 : 0;
+}
