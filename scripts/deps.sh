@@ -6,7 +6,7 @@ want=${1:?usage: deps.sh LINUX_SOURCE_VERSION}
 pkgs=(qemu-system-x86 busybox-static ccache gcc-multilib make gcc bc bison flex cpio kmod
 	xz-utils libelf-dev libssl-dev dwarves python3 libdw-dev libunwind-dev libcap-dev
 	libnuma-dev libzstd-dev zlib1g-dev libtraceevent-dev binutils-dev libiberty-dev
-	gnuplot-nox clang pkg-config binutils git)
+	gnuplot-nox clang pkg-config binutils git trace-cmd)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
