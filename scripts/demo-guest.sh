@@ -24,3 +24,4 @@ if [ "$mode" = fp,defer ]; then
 fi
 echo "=== perf report --stdio --no-children (top of the tree)"
 "$perf" report -i /tmp/perf.data --stdio --no-children --percent-limit 5 2>/dev/null | head -60
+sh "$TOP/scripts/demo-ftrace.sh" "$prog"
