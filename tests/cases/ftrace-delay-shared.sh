@@ -11,7 +11,7 @@ b=$(ft_instance ftd-shared-b syscalls:sys_enter_read) || { ft_remove "$a"; exit 
 trap 'ft_remove "$a" "$b"' EXIT
 u0=$(ft_unwinds)
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data -- \
-	sh -c 'for d in "$@"; do echo $$ > $d/set_event_pid; done; exec "$0" 200' \
+	sh -c 'for d in "$@"; do echo $$ > $d/set_event_pid; done; exec "$0" 100' \
 	"$BIN/chain" "$a" "$b" 2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
 u1=$(ft_unwinds)
 grep -i "lost\|switching" record.err && fail "perf lost records or switched deferral off"
@@ -37,14 +37,14 @@ cut -d' ' -f1 perf-frames.txt a-frames.txt b-frames.txt | cat - perf-samples.txt
 n=$(wc -l < all.txt)
 echo "unwinds $u0 -> $u1, distinct cookies $n (perf samples $(wc -l < perf-samples.txt)," \
 	"records $(cut -d' ' -f1 perf-frames.txt | sort -u | wc -l))"
-[ "$n" -ge 200 ] || fail "expected >= 200 kernel entries with a cookie, got $n"
+[ "$n" -ge 100 ] || fail "expected >= 100 kernel entries with a cookie, got $n"
 [ $((u1 - u0)) = "$n" ] || fail "expected $n unwinds (one per entry), got $((u1 - u0))"
 for t in a b; do
 	cut -d' ' -f1 perf-frames.txt | sort -u > p.txt
 	cut -d' ' -f1 $t-frames.txt | sort -u > f.txt
 	common=$(comm -12 p.txt f.txt | wc -l)
 	echo "$t: $common cookies in both perf records and the instance"
-	[ "$common" -ge 10 ] || fail "expected >= 10 cookies in perf and instance $t, got $common"
+	[ "$common" -ge 5 ] || fail "expected >= 5 cookies in perf and instance $t, got $common"
 	# every frame of a common cookie is the same
 	awk 'NR == FNR { p[$1, $2] = $3; pc[$1] = 1; next } ($1 in pc) {
 		if (p[$1, $2] != $3) { print "cookie " $1 " frame " $2 ": perf " p[$1, $2] ", ftrace " $3; bad++ } }
