@@ -8,6 +8,7 @@ command -v trace-cmd > /dev/null || skip "no trace-cmd"
 cat "$TRACEFS/events/ftrace/user_unwind_cookie/format" "$TRACEFS/events/ftrace/user_unwind_stack/format"
 trace-cmd record -q -B ftd-tc -e syscalls:sys_enter_read -O userstacktrace_delay -F \
 	-o trace.dat "$BIN/chain" 10 12345 > record.txt 2>&1 || { cat record.txt; fail "trace-cmd record failed"; }
+echo "top level userstacktrace_delay after trace-cmd: $(cat "$TRACEFS/options/userstacktrace_delay")"
 trace-cmd report -i trace.dat > report.txt 2> report.err || fail "trace-cmd report failed"
 grep -m 6 "user_unwind" report.txt
 grep -q "FAILED TO PARSE" report.txt && fail "trace-cmd could not parse an entry"
