@@ -26,3 +26,4 @@ echo "=== perf report --stdio --no-children (top of the tree)"
 "$perf" report -i /tmp/perf.data --stdio --no-children --percent-limit 5 2>/dev/null | head -60
 echo
 sh "$TOP/scripts/demo-flamegraph.sh"
+sh "$TOP/scripts/demo-ftrace.sh" "$prog"

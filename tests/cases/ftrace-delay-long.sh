@@ -1,0 +1,22 @@
+# userstacktrace_delay: many events in one long kernel entry (the page faults of one
+# 4 MiB read(2) into untouched memory) give as many cookie entries, all with the
+# entry's cookie, and one stack entry.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/ftrace.sh"
+a=$(ft_instance ftd-long syscalls:sys_enter_read exceptions:page_fault_kernel) || exit
+trap 'ft_remove "$a"' EXIT
+ft_run "$a" -- "$BIN/chain" 1 4194304 || fail "chain failed"
+cat "$a/trace" > a.txt
+r=$(ft_check a.txt 'count: 400000\)')
+echo "$r"
+[ "$(field bad "$r")" = 0 ] || fail "cookie and stack entries out of order: $r"
+[ "$(field marked "$r")" = 1 ] || fail "expected the stack of the one 4 MiB read: $r"
+c=$(cat a.txt.marked)
+n=$(grep -c "<user stack deferred> cookie=$c\$" a.txt)
+s=$(grep -c "<user stack unwind> cookie=$c " a.txt)
+f=$(awk -v c="$c" '/count: 400000\)/ { on = 1 } on && /page_fault_kernel/ { n++ }
+	/<user stack unwind>/ && on { print n + 0; exit }' a.txt)
+echo "entry $c: $n cookie entries, $f page faults, $s stack entries"
+[ "$f" -ge 500 ] || fail "expected >= 500 page faults in the read, got $f"
+[ "$n" = $((f + 1)) ] || fail "expected $((f + 1)) cookie entries (faults + sys_enter_read), got $n"
+[ "$s" = 1 ] || fail "expected one stack entry for cookie $c, got $s"
