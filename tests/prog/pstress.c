@@ -528,6 +528,16 @@ static void child(unsigned int how)
 			ioctl(evs[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 	drain_all();
 	if (how == END_EXEC) {
+		sigset_t trap;
+
+		/*
+		 * A SIGTRAP of a sigtrap event may still be pending: exec resets
+		 * the handler, and the new image would die of it. Blocked, it
+		 * stays pending until the exit.
+		 */
+		sigemptyset(&trap);
+		sigaddset(&trap, SIGTRAP);
+		sigprocmask(SIG_BLOCK, &trap, NULL);
 		/* events (and pending unwinds) live on into the new image */
 		snprintf(arg, sizeof(arg), "%u", seed);
 		execl(self, self, "exec", arg, (char *)NULL);

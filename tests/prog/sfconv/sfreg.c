@@ -318,10 +318,15 @@ int main(void)
 	expect_chain("exact chain", 0, chain, 5, 0);
 	expect_chain("ends at the address without a rule", 1, nocfi_chain, 2, 1);
 
-	/* Corrupt every FDE's FRE type: the walk ends in the library */
+	/*
+	 * Corrupt every FDE's FRE type: the walk ends in the library. Rules
+	 * found before stay in the hot address cache (and are right): empty it
+	 * so that the section is read again.
+	 */
 	mprotect(l.map, l.map_len, PROT_READ | PROT_WRITE);
 	for (i = 0; i < *(uint32_t *)((char *)l.sframe + 8); i++)
 		((unsigned char *)l.sframe)[28 + 20 * i + 16] = 0x0f;
+	check(write(ctl, "sframe flush", 12) == 12, "sframe flush");
 	expect_chain("corrupt section ends the walk", 0, chain, 1, 1);
 
 	e1 = entries();
