@@ -39,6 +39,7 @@ help:
 	@echo 'make tree     prepare build/linux (base + patches/series); RESET=1 re-applies'
 	@echo 'make export   write build/linux commits base..HEAD back to patches/'
 	@echo 'make kernel | kernel-debug | perf | tests    build one part'
+	@echo 'make clean    remove what was built or run (keeps build/linux, build/npm)'
 	@echo 'make sframe-unit   user-space unit tests of the SFrame reader'
 	@echo 'make fuzz          fuzz the SFrame reader for FUZZ_SECONDS (600)'
 	@echo 'make sframe-conv   the .eh_frame -> SFrame converter and its LD_AUDIT helper'
@@ -91,5 +92,9 @@ demo: kernel perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
 bench: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
 	@scripts/bench.sh
 
+# Everything built or run under build/, but the tree (build/linux) and the flame graph
+# template fetched from npm (build/npm)
 clean:
-	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-*
+	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-* $(BUILD)/bench \
+		$(BUILD)/demo $(BUILD)/vm $(BUILD)/sframe-test $(BUILD)/sframe-conv \
+		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.*

@@ -22,7 +22,10 @@ shift $((OPTIND - 1))
 [ -f "$kernel" ] || { echo "vm: no kernel $kernel" >&2; exit 1; }
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 rm -f "$out/rc" "$out/console.log"
-printf '%q ' "$@" > "$out/cmd"
+# The command for guest-init.sh, which evals it in POSIX sh (dash): every word in single
+# quotes, a quote in it as '\'' (bash's printf %q writes $'...' for control characters,
+# which dash reads as a literal $ and the escapes)
+for word in "$@"; do printf "'%s' " "${word//\'/\'\\\'\'}"; done > "$out/cmd"
 
 if [ "$accel" = auto ]; then
 	accel=$("$top/scripts/kvm-probe.sh" "$kernel")

@@ -10,6 +10,19 @@ skip() {
 	exit 77
 }
 
+# splats: how many lines of the kernel log are splats (scripts/scan-log.sh's patterns,
+# those a run fails for)
+splats() {
+	dmesg 2>/dev/null | "$TOP/scripts/scan-log.sh" | wc -l
+}
+
+# no_new_splats BEFORE: fail, with the end of the kernel log, if it has more splat lines
+# than BEFORE (what splats said before the test acted)
+no_new_splats() {
+	after=$(splats)
+	[ "$after" = "$1" ] || { dmesg | tail -n 60; fail "kernel splat: $1 -> $after lines"; }
+}
+
 # The kernel flavour the guest runs (default or debug), from the results path.
 flavour() {
 	case $GUEST_OUT in *check-debug*) echo debug ;; *) echo default ;; esac

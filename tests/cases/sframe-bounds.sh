@@ -7,9 +7,6 @@
 ctl=/sys/kernel/debug/unwind_deferred_test/ctl
 craft=$BIN/sframe/sfcraft
 [ -w "$ctl" ] || skip "no $ctl"
-splats() {
-	dmesg 2>/dev/null | grep -cE 'BUG:|WARNING:|Oops|general protection|UBSAN|KASAN|refcount_t:|soft lockup'
-}
 limits() {
 	echo "sframe defaults" > "$ctl" || fail "sframe defaults"
 	for l in "$@"; do
@@ -62,6 +59,5 @@ ms=$(echo "$out" | sed -n 's/^killed after \([0-9]*\) ms$/\1/p')
 [ -n "$ms" ] && [ "$ms" -lt 1000 ] || fail "a long unwind did not die within a second of SIGKILL: $out"
 
 limits
-after=$(splats)
-[ "$after" = "$before" ] || { dmesg | tail -n 60; fail "kernel splat: $before -> $after lines"; }
+no_new_splats "$before"
 echo "all bounds held"

@@ -1,7 +1,6 @@
 # On this host's kernel, which has no deferred callchains, perf record --call-graph
 # fp,defer says it switches them off and records immediate callchains.
 . "$TOP/tests/lib.sh"
-cd "$(mktemp -d)" || exit 1
 "$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" 400 \
 	2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
 cat record.err

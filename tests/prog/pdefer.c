@@ -53,8 +53,7 @@ struct record {
 
 static struct sample samples[MAX_SAMPLES];
 static struct record records[MAX_RECORDS];
-static int nsamples, nrecords, nlost, failures;
-static const char *test;
+static int nsamples, nrecords, nlost;
 static char buf[8 << 20];
 static int zero_fd;
 static long read_bytes = 1 << 20;
@@ -63,35 +62,10 @@ static uint64_t sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIM
 			      PERF_SAMPLE_CALLCHAIN;
 static unsigned int max_stack, exclude_user_chain;
 
-static char first_failure[256];
-
-/* On failure print why; the first one is repeated in the last line */
-#define check(cond, ...) do {						\
-	if (!(cond)) {							\
-		if (!failures++)					\
-			snprintf(first_failure, sizeof(first_failure),	\
-				 __VA_ARGS__);				\
-		printf("FAIL %s: ", test);				\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
-
 NOINLINE void func_c(void)
 {
 	raw_syscall3(SYS_read, zero_fd, (long)buf, read_bytes);
 	keep_frame();
-}
-
-
-
-static const char *sym(uint64_t ip)
-{
-	Dl_info info;
-
-	if (dladdr((void *)(uintptr_t)ip, &info) && info.dli_sname)
-		return info.dli_sname;
-	return "?";
 }
 
 static int open_sw_event(uint64_t config, uint64_t period, pid_t pid, int cpu, uint64_t flags)
@@ -763,20 +737,20 @@ int main(int argc, char **argv)
 	unsigned int i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	test = argc > 1 ? argv[1] : "";
+	check_name = argc > 1 ? argv[1] : "";
 	zero_fd = open("/dev/zero", O_RDONLY);
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!strcmp(tests[i].name, test)) {
+		if (!strcmp(tests[i].name, check_name)) {
 			tests[i].fn();
 			if (failures) {
 				printf("FAIL: %d check(s) failed, the first: %s\n", failures,
 				       first_failure);
 				return 1;
 			}
-			printf("ok: %s\n", test);
+			printf("ok: %s\n", check_name);
 			return 0;
 		}
 	}
-	printf("FAIL: unknown test '%s'\n", test);
+	printf("FAIL: unknown test '%s'\n", check_name);
 	return 2;
 }

@@ -41,18 +41,6 @@ struct state {
 };
 
 static int ctl = -1;
-static int failures;
-static const char *cmd_now;
-
-#define check(cond, ...) do {						\
-	if (!(cond)) {							\
-		failures++;						\
-		printf("FAIL %s: ", cmd_now);				\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
-
 /* A command for the test interface, written by a raw system call right here. */
 static inline __attribute__((always_inline)) long ctl_raw(const char *cmd)
 {
@@ -99,15 +87,6 @@ static void read_state(struct state *s)
 			continue;
 		parse_ips(line + off, t->ips, t->nr < MAX_IPS ? t->nr : MAX_IPS);
 	}
-}
-
-static const char *sym(unsigned long ip)
-{
-	Dl_info info;
-
-	if (dladdr((void *)ip, &info) && info.dli_sname)
-		return info.dli_sname;
-	return "?";
 }
 
 /* The known chain: main -> func_a -> func_b -> func_c -> request from c's own syscall */
@@ -278,7 +257,7 @@ static void hostile(const char *what, unsigned long fp, unsigned long min_nr, un
 	struct state s;
 	unsigned long i;
 
-	cmd_now = what;
+	check_name = what;
 	ctl_cmd("reset");
 	request_with_fp(fp);
 	read_state(&s);
@@ -315,7 +294,7 @@ static void test_hostile(void)
 	frames[2 * DEEP] = 0;
 	frames[2 * DEEP + 1] = 0;
 	hostile("deep", (unsigned long)frames, cache_max - 8, cache_max);
-	cmd_now = "hostile";
+	check_name = "hostile";
 }
 
 /* Requests from threads and processes that fork, exec and exit meanwhile. */
@@ -446,7 +425,7 @@ static void test_inject_exec_after(const char *old_caller)
 	unsigned long caller = strtoul(old_caller, NULL, 16);
 	struct state s;
 
-	cmd_now = "inject-exec";
+	check_name = "inject-exec";
 	next_entry();
 	inject_result("exec", 1);
 	read_state(&s);
@@ -518,7 +497,7 @@ int main(int argc, char **argv)
 	/* tracers 0 and 1 for the tests; already registered is fine */
 	ctl_raw("init 0");
 	ctl_raw("init 1");
-	cmd_now = cmd;
+	check_name = cmd;
 
 	if (!strcmp(cmd, "chain")) {
 		ctl_cmd("reset");

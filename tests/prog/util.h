@@ -48,6 +48,61 @@ static __attribute__((unused)) unsigned long parse_ips(const char *line, unsigne
 	}
 	return i;
 }
+
+#include <stdarg.h>
+
+/*
+ * The checks of a test program. check(COND, FMT, ...) prints "FAIL NAME: message"
+ * when COND is false, NAME being check_name, what the program tests now ("FAIL
+ * message" if that is NULL), counts it in failures and keeps the first message
+ * in first_failure; with check_verbose it prints "PASS message" for a true COND
+ * too. FMT's arguments are evaluated only when a line is printed.
+ */
+static __attribute__((unused)) int failures, check_verbose;
+static __attribute__((unused)) const char *check_name;
+static __attribute__((unused)) char first_failure[256];
+
+static __attribute__((unused, format(printf, 2, 3))) void check_print(int ok, const char *fmt,
+									...)
+{
+	va_list ap;
+
+	if (!ok && !failures++) {
+		va_start(ap, fmt);
+		vsnprintf(first_failure, sizeof(first_failure), fmt, ap);
+		va_end(ap);
+	}
+	if (ok)
+		printf("PASS ");
+	else if (check_name)
+		printf("FAIL %s: ", check_name);
+	else
+		printf("FAIL ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+#define check(cond, ...) do {						\
+	int check_ok_ = !!(cond);					\
+									\
+	if (!check_ok_ || check_verbose)				\
+		check_print(check_ok_, __VA_ARGS__);			\
+} while (0)
+#endif
+
+#if defined(_DLFCN_H) && defined(__USE_GNU)
+/* The name of the symbol at or before @ip (dladdr, so -rdynamic), or "?" */
+static __attribute__((unused)) const char *sym(unsigned long long ip)
+{
+	Dl_info info;
+
+	if (dladdr((void *)(unsigned long)ip, &info) && info.dli_sname)
+		return info.dli_sname;
+	return "?";
+}
 #endif
 
 #ifdef KNOWN_CHAIN

@@ -55,15 +55,6 @@ NOINLINE long call_stub(void *stub)
 	return ret;
 }
 
-static const char *sym(unsigned long ip)
-{
-	Dl_info info;
-
-	if (dladdr((void *)ip, &info) && info.dli_sname)
-		return info.dli_sname;
-	return "?";
-}
-
 /* The second frame of tracer 0's last trace */
 static unsigned long second_frame(unsigned long *nr)
 {

@@ -20,6 +20,7 @@ FUZZ_SECONDS ?= 600
 SFRAME_SRC := $(TOP)/tests/sframe
 SFRAME_OUT := $(BUILD)/sframe-test
 SFRAME_READER := $(BUILD)/linux/kernel/unwind/sframe_reader.c
+SFRAME_READER_H := $(BUILD)/linux/include/linux/sframe_reader.h
 SFRAME_HDR := $(SFRAME_OUT)/include/linux/sframe_reader.h
 SFRAME_CC ?= gcc
 SFRAME_CLANG ?= clang
@@ -33,7 +34,11 @@ SFRAME_SAMPLES := $(SFRAME_OUT)/sample_prog $(SFRAME_OUT)/libsample.so
 
 .PHONY: sframe-unit fuzz
 
-$(SFRAME_HDR): $(BUILD)/linux/include/linux/sframe_reader.h
+# The reader is the patched tree's: on a fresh clone, prepare the tree (make tree) first
+$(SFRAME_READER) $(SFRAME_READER_H) &:
+	$(MAKE) -C $(TOP) tree
+
+$(SFRAME_HDR): $(SFRAME_READER_H)
 	mkdir -p $(@D) && cp $< $@
 
 $(SFRAME_OUT)/libsample.so: $(SFRAME_SRC)/sample_lib.c

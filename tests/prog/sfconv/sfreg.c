@@ -23,7 +23,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,23 +36,8 @@
 #define FN __attribute__((noipa))
 #define MAX_IPS 16
 
-static int ctl, failures;
+static int ctl;
 static long (*outer)(int, const char *, int);
-
-static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failures += !ok;
-}
 
 /* Tracer 0's last trace and the registry's size, from the test interface */
 struct state {
@@ -87,15 +71,6 @@ static long entries(void)
 
 	read_state(&s);
 	return s.entries;
-}
-
-static const char *sym(unsigned long ip)
-{
-	Dl_info info;
-
-	if (dladdr((void *)ip, &info) && info.dli_sname)
-		return info.dli_sname;
-	return "?";
 }
 
 FN long sfr_run(int nocfi)
@@ -284,6 +259,7 @@ int main(void)
 	void *h;
 	uint32_t i;
 
+	check_verbose = 1;	/* PASS lines too */
 	ctl = open(CTL, O_RDWR);
 	if (ctl < 0) {
 		printf("SKIP: no %s\n", CTL);

@@ -28,15 +28,6 @@ long manyfre_big(long depth, long calls, long nr, long a1, long a2, long a3);
 
 static int ctl = -1;
 
-static const char *sym(unsigned long ip)
-{
-	Dl_info info;
-
-	if (dladdr((void *)ip, &info) && info.dli_sname)
-		return info.dli_sname;
-	return "?";
-}
-
 /* Tracer 0's last trace; the number of FRE indexes built */
 static unsigned long read_state(unsigned long *ips, long *indexes)
 {

@@ -114,15 +114,6 @@ static void read_trace(struct trace *t)
 	}
 }
 
-static const char *sym(unsigned long ip)
-{
-	Dl_info info;
-
-	if (dladdr((void *)ip, &info) && info.dli_sname)
-		return info.dli_sname;
-	return "?";
-}
-
 static void print_trace(const char *tag, const struct trace *t)
 {
 	unsigned long i;
