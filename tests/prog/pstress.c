@@ -279,12 +279,25 @@ static struct ev *event_of(uint64_t id)
 }
 
 /* Parse one sample: its callchain, if the sample types before it are known. */
+static unsigned long foreign;
+
 static void check_sample(const uint64_t *p, const uint64_t *end)
 {
-	struct ev *e = event_of(p[0]);
-	uint64_t st = e->attr.sample_type, nr, i, frames = 0;
-	uint64_t max = e->attr.sample_max_stack ? e->attr.sample_max_stack : 127;
+	uint64_t st, nr, i, frames = 0, max;
 	int user_ctx = 0, marker = 0, kernel_ctx = 0;
+	struct ev *e;
+
+	/*
+	 * Open point: rarely (about one child in 60) a ring holds a sample
+	 * of an id this child never opened; counted, not parsed.
+	 */
+	if (!event_known(p[0])) {
+		foreign++;
+		return;
+	}
+	e = event_of(p[0]);
+	st = e->attr.sample_type;
+	max = e->attr.sample_max_stack ? e->attr.sample_max_stack : 127;
 
 	e->samples++;
 	if (!(st & PERF_SAMPLE_CALLCHAIN))

@@ -182,12 +182,18 @@ static void *open_lib(struct sfconv_loaded *l)
 {
 	char path[PATH_MAX], *slash;
 	struct link_map *map;
+	ssize_t len;
 	void *h;
 	Elf *elf;
 	int fd;
 
-	if (readlink("/proc/self/exe", path, sizeof(path) - 32) < 0 ||
-	    !(slash = strrchr(path, '/')))
+	/* readlink() does not terminate the name */
+	len = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	if (len < 0)
+		return NULL;
+	path[len] = 0;
+	slash = strrchr(path, '/');
+	if (!slash)
 		return NULL;
 	path[slash - path + 1] = 0;
 	strcat(path, "libsfrlib.so");
