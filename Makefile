@@ -47,7 +47,7 @@ help:
 	@echo 'Settings: FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
 	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds,'
 	@echo '          BENCH_WORKLOADS="deep zero fault compute threads deep-32",'
-	@echo '          BENCH_MODES="none fp defer dwarf sframe" (subsets for make bench)'
+	@echo '          BENCH_MODES="none sfnone fp defer dwarf sframe" (subsets)'
 
 deps:
 	@scripts/deps.sh $(LINUX_SOURCE_VERSION)

@@ -17,7 +17,7 @@
 : "${TOP:?}" "${PERF:=$TOP/build/perf/perf}" "${BIN:=$TOP/build/bench/bin}" "${GUEST_OUT:=/tmp}"
 : "${SFRAME:=0}"
 : "${WORKLOADS:=deep deep50 zero fault compute threads deep-32 deep50-32 manyfre}"
-: "${MODES:=none fp defer dwarf sframe}"
+: "${MODES:=none sfnone fp defer dwarf sframe}"
 EVENT="-e cpu-clock -F 1000"
 # manyfre (one function with ~200000 FREs) as the issue that found it ran it
 MANYFRE_EVENT="-e task-clock -c 1000000"
@@ -77,8 +77,8 @@ program() { # WORKLOAD MODE
 	deep50-32) w=deep-32 args=50 ;;
 	esac
 	case $w:$2 in
-	manyfre:dwarf | manyfre:sframe) ;;	# an SFrame build already: fp vs defer
-	*:sframe) [ -x "$BIN/$w-sframe" ] && echo "$BIN/$w-sframe $args" ;;
+	manyfre:dwarf | manyfre:sframe | manyfre:sfnone) ;;	# an SFrame build already: fp vs defer
+	*:sframe | *:sfnone) [ -x "$BIN/$w-sframe" ] && echo "$BIN/$w-sframe $args" ;;
 	*) echo "$BIN/$w $args" ;;
 	esac
 }
@@ -132,7 +132,7 @@ run() { # WORKLOAD MODE
 	cat "$PERF" "${prog%% *}" > /dev/null
 	times > /tmp/bench.times0
 	t0=$(date +%s%N)
-	if [ "$mode" = none ]; then
+	if [ "$mode" = none ] || [ "$mode" = sfnone ]; then
 		$prog > /tmp/bench.out 2> /tmp/bench.err
 	else
 		# -B: no build-id pass over the data after the run (symbols are found by path)
@@ -153,7 +153,7 @@ run() { # WORKLOAD MODE
 	line="$w $mode elapsed_ns=$elapsed cpu_ns=${cpu:-0} record_ns=$((t1 - t0))"
 	line="$line record_cpu_ns=$(($(children_ns /tmp/bench.times1) - $(children_ns /tmp/bench.times0)))"
 	line="$line unwinds=$(($3 - $1)) entries=$(($4 - $2))"
-	if [ "$mode" != none ]; then
+	if [ "$mode" != none ] && [ "$mode" != sfnone ]; then
 		bytes=$("$PERF" report -i "$data" --header-only 2>/dev/null |
 			sed -n 's/^# data size *: *\([0-9]*\).*/\1/p')
 		records=$("$PERF" report -i "$data" --stats 2>/dev/null |

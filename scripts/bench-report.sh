@@ -49,8 +49,10 @@ $3 == "n/a" {
 	delete v
 	for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 	t = val("elapsed_ns"); cpu = val("cpu_ns"); note = (w, m) in notes ? notes[w, m] : ""
-	if (m == "none") {
-		base[w] = t; basecpu[w] = cpu
+	# sfnone: the SFrame build (no frame pointers) without sampling, the base of sframe
+	if (m == "none" || m == "sfnone") {
+		if (m == "none") { base[w] = t; basecpu[w] = cpu }
+		else { sfbase[w] = t; sfbasecpu[w] = cpu }
 		print w, m, sprintf("%.1f", t / 1e6), "0.00", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a",
 			"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", ratio(val("record_ns"), 1e6, "%.1f"),
 			ratio(val("record_cpu_ns"), 1e6, "%.1f"), note
@@ -58,15 +60,18 @@ $3 == "n/a" {
 	}
 	s = val("samples")
 	deferred = m == "defer" || m == "sframe"
-	print w, m, sprintf("%.1f", t / 1e6), (w in base) ? sprintf("%.2f", (t / base[w] - 1) * 100) : "n/a",
+	hasb = m == "sframe" ? (w in sfbase) : (w in base)
+	bt = m == "sframe" ? sfbase[w] : base[w]
+	bc = m == "sframe" ? sfbasecpu[w] : basecpu[w]
+	print w, m, sprintf("%.1f", t / 1e6), hasb ? sprintf("%.2f", (t / bt - 1) * 100) : "n/a",
 		s, ratio(val("data_bytes"), s, "%.0f"),
 		deferred ? ratio(val("unwinds"), s, "%.3f") : "n/a",
 		ratio(100 * val("complete"), s, "%.1f"), val("deepest"),
-		(w in base) ? ratio((t - base[w]) / 1000, s, "%.1f") : "n/a",
-		(w in base) ? ratio((cpu - basecpu[w]) / 1000, s, "%.1f") : "n/a",
+		hasb ? ratio((t - bt) / 1000, s, "%.1f") : "n/a",
+		hasb ? ratio((cpu - bc) / 1000, s, "%.1f") : "n/a",
 		val("data_bytes"), deferred ? val("unwinds") : "n/a", deferred ? val("entries") : "n/a",
 		deferred ? val("records") : "n/a",
-		(w in base) ? ratio(cpu - basecpu[w], s, "%.0f") : "n/a",
+		hasb ? ratio(cpu - bc, s, "%.0f") : "n/a",
 		ratio(val("userframes"), s, "%.2f"), ratio(val("record_ns"), 1e6, "%.1f"),
 		ratio(val("record_cpu_ns"), 1e6, "%.1f"), note
 }' "$raw" "$raw" > "$out/results.csv"
@@ -260,7 +265,7 @@ dat=$out/chart.dat
 : > "$dat"
 for figure in slowdown_pct bytes_per_sample complete_pct; do
 	awk "$csv"'
-	g("mode") != "none" {
+	g("mode") != "none" && g("mode") != "sfnone" {
 		if (!(g("workload") in sw)) { sw[g("workload")] = 1; ws[++nw] = g("workload") }
 		if (!(g("mode") in sm) && g(figure) != "n/a") { sm[g("mode")] = 1; ms[++nm] = g("mode") }
 		v[g("workload"), g("mode")] = g(figure)
