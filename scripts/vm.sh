@@ -43,11 +43,7 @@ fi
 # the TSC clocksource without a watchdog; no_timer_check skips the IO-APIC timer check,
 # which counts PIT ticks in a busy wait of some 60 ms that a TCG guest on a loaded host
 # can miss ("IO-APIC + timer doesn't work!", a panic at boot; KVM guests skip it too).
-# pci=noacpi: PCI interrupts routed without ACPI's _PRT method, whose AML loop the
-# debug kernel under TCG runs past the interpreter's 30 s timeout (virtio then gets no
-# interrupt and the boot hangs); the ACPI timers stay.
 append="console=ttyS0 panic=-1 oops=panic tsc=reliable no_timer_check no_hash_pointers loglevel=6"
-append+=" pci=noacpi"
 # The TSC rate, handed over: the guest's TSC is the host's (but with -icount), and its
 # own calibration against the PIT can be wrong by 8x on a loaded host (the kernel keeps
 # the PIT's value when the HPET disagrees); the clock then runs that much too fast.
