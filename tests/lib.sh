@@ -102,8 +102,8 @@ field() {
 #   REGEX     a function perf names REGEX (without @VERSION); the same address in every
 #             sample, except where the sample starts (an interrupted ip may be anywhere)
 # A leading ^ marks the specs a sample may start with. The samples of COMM (only those
-# with kernel frames if KERNEL is 1) whose first user frame matches such a spec are
-# checked from there. Prints
+# with kernel frames if KERNEL is 1, only those with a kernel function named KERNEL if
+# it is an ERE) whose first user frame matches such a spec are checked from there. Prints
 #   samples=S checked=C complete=K short=P bad=B
 # K: every frame up to the last spec, and nothing after; P: a prefix of that (the walk
 # ended early); B: a frame that is not the real one, or frames after the last (printed
@@ -131,11 +131,12 @@ exact_chains() {
 		samples++
 		m = 0; kern = 0
 		for (i = 1; i <= n; i++) {
-			if (addr[i] ~ /^ffff/) kern = 1
-			else { m++; ua[m] = norm(addr[i]); us[m] = sym[i] }
+			if (addr[i] ~ /^ffff/) {
+				if (kernel ~ /^[01]$/ || sym[i] ~ ("^(" kernel ")$")) kern = 1
+			} else { m++; ua[m] = norm(addr[i]); us[m] = sym[i] }
 		}
 		n = 0
-		if (!m || (kernel && !kern)) return
+		if (!m || (kernel != "0" && !kern)) return
 		for (k = 1; k <= ns; k++)
 			if (start[k] && match_spec(k, ua[1], us[1], 1)) break
 		if (k > ns) return
