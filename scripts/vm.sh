@@ -54,8 +54,9 @@ if [ ${#icount[@]} -eq 0 ]; then
 		echo "vm: no $top/build/tsc-khz (make builds it): the guest calibrates its TSC itself" >&2
 	fi
 fi
+# VM_APPEND: more kernel parameters (scripts/check.sh sets some per flavour)
 append+=" root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro"
-append+=" init=$top/scripts/guest-init.sh du.out=$out"
+append+=" init=$top/scripts/guest-init.sh du.out=$out${VM_APPEND:+ $VM_APPEND}"
 
 echo "vm: booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") ($accel, $cpus cpu, $mem) for: $*"
 set +e
