@@ -6,11 +6,13 @@
 #   mounts over) gets console.log, output (CMD's stdout and stderr), rc and whatever
 #   CMD writes there.
 #   -i runs QEMU with -icount (deterministic guest time, one vCPU) for benchmarks.
+#   Environment: VM_MACHINE (QEMU machine, default pc), VM_APPEND (more kernel parameters),
+#   VM_TIMEOUT, VM_MEM, VM_CPUS, VM_ACCEL (defaults of -t, -m, -c, -a).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=$top/build/kernel-default/arch/x86/boot/bzImage
 out=$top/build/vm
-timeout=${VM_TIMEOUT:-900} mem=${VM_MEM:-2G} cpus=${VM_CPUS:-2} accel=${VM_ACCEL:-auto} icount=
+timeout=${VM_TIMEOUT:-900} machine=${VM_MACHINE:-pc} mem=${VM_MEM:-2G} cpus=${VM_CPUS:-2} accel=${VM_ACCEL:-auto} icount=
 while getopts k:o:t:m:c:a:i opt; do
 	case $opt in
 	k) kernel=$OPTARG ;; o) out=$OPTARG ;; t) timeout=$OPTARG ;; m) mem=$OPTARG ;;
@@ -54,14 +56,14 @@ if [ ${#icount[@]} -eq 0 ]; then
 		echo "vm: no $top/build/tsc-khz (make builds it): the guest calibrates its TSC itself" >&2
 	fi
 fi
-# VM_APPEND: more kernel parameters (scripts/check.sh sets some per flavour)
+# VM_APPEND: more kernel parameters
 append+=" root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro"
 append+=" init=$top/scripts/guest-init.sh du.out=$out${VM_APPEND:+ $VM_APPEND}"
 
 echo "vm: booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") ($accel, $cpus cpu, $mem) for: $*"
 set +e
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -nodefaults -no-reboot -nographic \
-	-accel "$accel" -cpu "$cpu" -smp "$cpus" -m "$mem" "${icount[@]}" \
+	-machine "$machine" -accel "$accel" -cpu "$cpu" -smp "$cpus" -m "$mem" "${icount[@]}" \
 	-kernel "$kernel" -append "$append" \
 	-serial "file:$out/console.log" -monitor none \
 	-device virtio-rng-pci \

@@ -23,9 +23,9 @@ no_new_splats() {
 	[ "$after" = "$1" ] || { dmesg | tail -n 60; fail "kernel splat: $1 -> $after lines"; }
 }
 
-# The kernel flavour the guest runs (default or debug), from the results path.
+# The kernel flavour the guest runs (default or debug), which scripts/check.sh passes
 flavour() {
-	case $GUEST_OUT in *check-debug*) echo debug ;; *) echo default ;; esac
+	echo "${FLAVOUR:-default}"
 }
 
 # chain_report PERF_SCRIPT_OUTPUT COMM KSYMS FUNC...

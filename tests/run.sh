@@ -4,6 +4,7 @@
 # then "N passed, N failed". Each test's output goes to $GUEST_OUT/tests/NAME.log.
 # A test passes with exit 0, is skipped with 77, fails otherwise; its last line says why.
 # A line "# timeout: SECONDS" in a test gives it more than $TEST_TIMEOUT.
+# Each test's duration in seconds goes to $GUEST_OUT/times ("NAME SECONDS").
 # Environment from the host: TOP (repository), BIN (test programs), PERF (perf binary).
 here=$(cd "$(dirname "$0")" && pwd)
 : "${TOP:=$(dirname "$here")}" "${BIN:=$TOP/build/tests}" "${PERF:=$TOP/build/perf/perf}"
@@ -12,6 +13,7 @@ export TOP BIN PERF GUEST_OUT
 logs=$GUEST_OUT/tests
 mkdir -p "$logs"
 : > "$GUEST_OUT/results"
+: > "$GUEST_OUT/times"
 pass=0 fail=0 skip=0
 for t in "$CASES"/*.sh; do
 	name=$(basename "$t" .sh)
@@ -22,8 +24,10 @@ for t in "$CASES"/*.sh; do
 	[ -w /dev/kmsg ] && [ "$CASES" = "$here/cases" ] && echo "test: $name" > /dev/kmsg
 	limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
 	limit=${limit:-$TEST_TIMEOUT}
+	start=$(date +%s)
 	(cd "$work" && exec timeout -k 5 "$limit" sh "$t") > "$logs/$name.log" 2>&1
 	rc=$?
+	echo "$name $(($(date +%s) - start))" >> "$GUEST_OUT/times"
 	rm -rf "$work"
 	why=$(tail -n 1 "$logs/$name.log")
 	[ $rc -eq 124 ] && why="timed out after ${limit}s"
