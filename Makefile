@@ -28,7 +28,7 @@ include tools/sframe-conv/sframe-conv.mk
 -include bench/*.mk
 export BENCH_WORKLOADS BENCH_MODES
 
-.PHONY: help deps tree export kernel kernel-debug perf tests check demo bench clean fuzz
+.PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check demo bench clean fuzz
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
@@ -51,6 +51,10 @@ help:
 
 deps:
 	@scripts/deps.sh $(LINUX_SOURCE_VERSION)
+
+# and what only the demo needs (Chromium, npm, the flame graph template)
+demo-deps:
+	@scripts/deps.sh $(LINUX_SOURCE_VERSION) demo
 
 tree: deps
 	@scripts/tree.sh $(if $(RESET),--reset)
@@ -86,7 +90,7 @@ check: tree perf tests $(BUILD)/tsc-khz
 	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
 	@scripts/check.sh host $(FLAVOURS)
 
-demo: kernel perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
+demo: demo-deps kernel perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
 	@scripts/demo.sh
 
 bench: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz

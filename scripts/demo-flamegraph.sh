@@ -9,12 +9,10 @@ perf_dir=$TOP/build/perf
 prog=$TOP/build/bench/bin/deep
 template=$TOP/build/npm/d3-flamegraph-base.html
 # perf script report flamegraph runs `perf script -s flamegraph.py` with the perf in
-# $PATH, from $PERF_EXEC_PATH (perf's source tree here: perf is not installed)
+# $PATH, from $PERF_EXEC_PATH (perf's source tree here: perf is not installed). perf
+# shows merged deferred callchains whole by default (the -g ones are cut at 127 frames
+# by the kernel, kernel.perf_event_max_stack).
 export PATH="$perf_dir:$PATH" PERF_EXEC_PATH="$TOP/build/linux/tools/perf"
-# perf script cuts every callchain at kernel.perf_event_max_stack (127) by default, the
-# deferred ones too: ask for whole stacks (and so run the report's script with
-# perf script -s, as `perf script report flamegraph` does, to pass the option)
-max_stack=--max-stack=1024
 
 for mode in g defer; do
 	case $mode in
@@ -25,9 +23,9 @@ for mode in g defer; do
 	echo "=== $title -e cpu-clock -F 1000 $prog 150 40000"
 	# shellcheck disable=SC2086
 	perf record -q -e cpu-clock -F 1000 $cg -o perf.data "$prog" 150 40000 >/dev/null || exit 1
-	perf script $max_stack -s "$PERF_EXEC_PATH/scripts/python/flamegraph.py" -- \
-		--template "$template" -o "$GUEST_OUT/flamegraph-$mode.html" 2>&1 | grep -v '^dumping'
-	perf script $max_stack --comms deep -F ip,sym | awk -v title="$title" '
+	perf script report flamegraph --template "$template" -o "$GUEST_OUT/flamegraph-$mode.html" \
+		2>&1 | grep -v '^dumping'
+	perf script --comms deep -F ip,sym | awk -v title="$title" '
 		/^[ \t]*$/ {
 			if (n > d) d = n
 			if (r) { s++; if (m) whole++ }

@@ -1,9 +1,11 @@
 #!/bin/bash
-# Install what building and testing needs (Debian 12), unless it is already there, and
-# fetch the flame graph template of the demo (from npm) into build/npm/.
-# Usage: deps.sh LINUX_SOURCE_VERSION   (the Debian version the series is based on)
+# Install what building and testing needs (Debian 12), unless it is already there; with
+# "demo", also what only the demo needs: headless Chromium and npm, and the flame graph
+# template (from npm) in build/npm/. (The tests need neither: CI does not fetch them.)
+# Usage: deps.sh LINUX_SOURCE_VERSION [demo]   (the Debian version the series is based on)
 set -euo pipefail
-want=${1:?usage: deps.sh LINUX_SOURCE_VERSION}
+want=${1:?usage: deps.sh LINUX_SOURCE_VERSION [demo]}
+demo=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 # perf 6.12's flame graph report (tools/perf/scripts/python/flamegraph.py) is written for
 # this release's self-contained template (d3 inlined; 5.x ships no template) and knows
@@ -14,13 +16,14 @@ pkgs=(qemu-system-x86 busybox-static ccache gcc-multilib make gcc bc bison flex 
 	xz-utils libelf-dev libssl-dev dwarves python3 libdw-dev libunwind-dev libcap-dev
 	libnuma-dev libzstd-dev zlib1g-dev libtraceevent-dev binutils-dev libiberty-dev
 	gnuplot-nox clang pkg-config binutils git python3-dev libpython3-dev
-	python3-setuptools chromium trace-cmd)
+	python3-setuptools trace-cmd)
+[ "$demo" = demo ] && pkgs+=(chromium)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
 # Debian's npm, unless npm is there already (a Node.js package of its own may carry it)
-command -v npm >/dev/null || missing+=(npm)
+[ "$demo" != demo ] || command -v npm >/dev/null || missing+=(npm)
 have=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
 if [ ${#missing[@]} -gt 0 ] || [ "$have" != "$want" ]; then
 	[ "$(id -u)" = 0 ] || { echo "deps: need root to install: ${missing[*]} linux-source-6.12=$want" >&2; exit 1; }
@@ -36,7 +39,7 @@ if [ ${#missing[@]} -gt 0 ] || [ "$have" != "$want" ]; then
 	echo "deps: linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12)"
 fi
 
-if [ ! -f "$template" ]; then
+if [ "$demo" = demo ] && [ ! -f "$template" ]; then
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	(cd "$tmp" && npm pack -q "$d3fg" >/dev/null 2>&1 && tar -xzf ./*.tgz package/dist/templates) ||
