@@ -255,22 +255,16 @@ static void check_chain(struct record *r)
 		      want[i], sym(r->ips[i]), (unsigned long)r->ips[i]);
 }
 
+/* The deferred unwinder's count of unwinds (0 without its test interface) */
 static unsigned long read_unwinds(void)
 {
-	char text[256];
-	unsigned long n = 0;
-	int fd = open("/sys/kernel/debug/unwind_deferred_test/ctl", O_RDONLY);
+	struct udt_state s;
+	int fd = open(UDT_CTL, O_RDONLY);
 
-	if (fd >= 0) {
-		ssize_t len = read(fd, text, sizeof(text) - 1);
-
-		if (len > 0) {
-			text[len] = 0;
-			sscanf(text, "unwinds %lu", &n);
-		}
+	udt_read_state(fd, &s);
+	if (fd >= 0)
 		close(fd);
-	}
-	return n;
+	return s.unwinds;
 }
 
 static void pin_cpu0(void)

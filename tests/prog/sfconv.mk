@@ -25,7 +25,7 @@ $(SFC_OUT)/libsfcleaf.so: $(SFC_SRC)/sfcleaf.c
 $(SFC_OUT)/sfcall: $(SFC_SRC)/sfcall.c $(SFC_OUT)/libsfcmid.so
 	gcc $(SFC_NOFP) -Wa,--gsframe $< -o $@ -L$(SFC_OUT) -lsfcmid -Wl,-rpath,'$$ORIGIN' -ldl
 
-$(SFC_OUT)/sfclock: $(SFC_SRC)/sfclock.c
+$(SFC_OUT)/sfclock: $(SFC_SRC)/sfclock.c $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)
 	gcc $(SFC_NOFP) $< -o $@
 

@@ -24,22 +24,6 @@
 #define KNOWN_CHAIN
 #include "util.h"
 
-#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
-#define MAX_IPS 64
-
-struct tracer {
-	int bit, ret, first_ret, same, pid;
-	unsigned long calls, nr;
-	unsigned long long req_cookie, cookie;
-	unsigned long ips[MAX_IPS];
-};
-
-struct state {
-	unsigned long unwinds, deferred, fired, cc_nr;
-	struct tracer t[4];
-	unsigned long cc_ips[MAX_IPS];
-};
-
 static int ctl = -1;
 /* A command for the test interface, written by a raw system call right here. */
 static inline __attribute__((always_inline)) long ctl_raw(const char *cmd)
@@ -57,35 +41,11 @@ static void ctl_cmd(const char *cmd)
 	}
 }
 
-static void read_state(struct state *s)
+static void read_state(struct udt_state *s)
 {
-	static char buf[65536];
-	char *line, *p;
-	ssize_t len;
-	int n, off;
-
-	memset(s, 0, sizeof(*s));
-	len = pread(ctl, buf, sizeof(buf) - 1, 0);
-	if (len <= 0) {
-		printf("FAIL: cannot read %s\n", CTL);
+	if (udt_read_state(ctl, s)) {
+		printf("FAIL: cannot read %s\n", UDT_CTL);
 		exit(1);
-	}
-	buf[len] = 0;
-	sscanf(buf, "unwinds %lu deferred %lu", &s->unwinds, &s->deferred);
-	for (line = strtok_r(buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
-		struct tracer *t;
-
-		sscanf(line, "inject fired %lu", &s->fired);
-		if (sscanf(line, "callchain nr %lu%n", &s->cc_nr, &off) == 1)
-			parse_ips(line + off, s->cc_ips, s->cc_nr < MAX_IPS ? s->cc_nr : MAX_IPS);
-		if (sscanf(line, "tracer %d", &n) != 1 || n < 0 || n > 3)
-			continue;
-		t = &s->t[n];
-		if (sscanf(line, "tracer %*d bit %d calls %lu ret %d first_ret %d req_cookie %llx same %d cookie %llx pid %d nr %lu%n",
-			   &t->bit, &t->calls, &t->ret, &t->first_ret, &t->req_cookie, &t->same,
-			   &t->cookie, &t->pid, &t->nr, &off) < 9)
-			continue;
-		parse_ips(line + off, t->ips, t->nr < MAX_IPS ? t->nr : MAX_IPS);
 	}
 }
 
@@ -105,7 +65,7 @@ NOINLINE void func_c(void)
 static void check_chain(void)
 {
 	const char *const *want = chain_want;
-	struct state s;
+	struct udt_state s;
 	unsigned int i;
 
 	read_state(&s);
@@ -123,7 +83,7 @@ static void check_chain(void)
 
 static unsigned long long request_cookie(const char *cmd)
 {
-	struct state s;
+	struct udt_state s;
 
 	ctl_cmd(cmd);
 	read_state(&s);
@@ -149,7 +109,7 @@ static void test_cookies(void)
 {
 	unsigned long long c1, c2, c3, c4, child;
 	int pipefd[2], status;
-	struct state s;
+	struct udt_state s;
 	pid_t pid;
 
 	/* one entry: 5 requests per tracer from the syscall, 5 from the timer */
@@ -183,7 +143,7 @@ static void test_cookies(void)
 
 static void test_cache(void)
 {
-	struct state before, after;
+	struct udt_state before, after;
 
 	read_state(&before);
 	ctl_cmd("request 3 10 1");
@@ -199,7 +159,7 @@ static void test_cache(void)
 
 static void test_tracers(void)
 {
-	struct state s, s2;
+	struct udt_state s, s2;
 	unsigned long i;
 
 	ctl_cmd("reset");
@@ -209,7 +169,7 @@ static void test_tracers(void)
 	      s.t[0].calls, s.t[1].calls);
 	check(s.t[0].cookie == s.t[1].cookie, "cookies %llx %llx", s.t[0].cookie, s.t[1].cookie);
 	check(s.t[0].nr == s.t[1].nr, "trace lengths %lu %lu", s.t[0].nr, s.t[1].nr);
-	for (i = 0; i < s.t[0].nr && i < MAX_IPS; i++)
+	for (i = 0; i < s.t[0].nr && i < UDT_IPS; i++)
 		check(s.t[0].ips[i] == s.t[1].ips[i], "frame %lu differs", i);
 
 	ctl_cmd("cancel 1");
@@ -228,44 +188,22 @@ static void test_tracers(void)
 	      s2.t[1].calls, s2.t[1].first_ret);
 }
 
-/* Enter the kernel with a chosen frame pointer: the request sees it as FP. */
-static NOINLINE long request_with_fp(unsigned long fp)
-{
-	static const char cmd[] = "request 1 1";
-	long ret;
-#ifdef __x86_64__
-	asm volatile("sub $128, %%rsp\n\tpush %%rbp\n\tmov %[fp], %%rbp\n\tsyscall\n\t"
-		     "pop %%rbp\n\tadd $128, %%rsp"	/* below the red zone */
-		     : "=a"(ret)
-		     : "a"((long)SYS_write), "D"((long)ctl), "S"(cmd), "d"(sizeof(cmd) - 1),
-		       [fp] "r"(fp)
-		     : "rcx", "r11", "memory");
-#else
-	asm volatile("push %%ebp\n\tmov %%esi, %%ebp\n\tint $0x80\n\tpop %%ebp"
-		     : "=a"(ret)
-		     : "a"((long)SYS_write), "b"((long)ctl), "c"(cmd), "d"(sizeof(cmd) - 1),
-		       "S"(fp)
-		     : "memory");
-#endif
-	return ret;
-}
-
 #define DEEP 10000
 
 static void hostile(const char *what, unsigned long fp, unsigned long min_nr, unsigned long max_nr)
 {
-	struct state s;
+	struct udt_state s;
 	unsigned long i;
 
 	check_name = what;
 	ctl_cmd("reset");
-	request_with_fp(fp);
+	udt_request_with_fp(ctl, fp);
 	read_state(&s);
 	printf("%s: %lu frames\n", what, s.t[0].nr);
 	check(s.t[0].calls == 1, "expected 1 callback, got %lu", s.t[0].calls);
 	check(s.t[0].nr >= min_nr && s.t[0].nr <= max_nr, "expected %lu-%lu frames, got %lu",
 	      min_nr, max_nr, s.t[0].nr);
-	for (i = 0; i < s.t[0].nr && i < MAX_IPS; i++)
+	for (i = 0; i < s.t[0].nr && i < UDT_IPS; i++)
 		check(s.t[0].ips[i] < 0x800000000000UL, "kernel address %lx in frame %lu",
 		      s.t[0].ips[i], i);
 }
@@ -337,7 +275,7 @@ static void test_storm(char *self)
  */
 static void inject_result(const char *what, int accept)
 {
-	struct state s;
+	struct udt_state s;
 
 	read_state(&s);
 	printf("%s: injected %lu, request ret %d cookie %llx; %lu callbacks, cookie %llx pid %d\n",
@@ -382,7 +320,7 @@ static void test_inject_exit(void)
  */
 static void test_inject_reset(void)
 {
-	struct state s;
+	struct udt_state s;
 
 	ctl_cmd("reset");
 	ctl_cmd("inject reset 2");
@@ -423,7 +361,7 @@ static void test_inject_exec(char *self)
 static void test_inject_exec_after(const char *old_caller)
 {
 	unsigned long caller = strtoul(old_caller, NULL, 16);
-	struct state s;
+	struct udt_state s;
 
 	check_name = "inject-exec";
 	next_entry();
@@ -437,7 +375,7 @@ static void test_inject_exec_after(const char *old_caller)
 /* A tracer never registered (3): requests and cancel fail, nothing else acts. */
 static void test_unregistered(void)
 {
-	struct state s, s2;
+	struct udt_state s, s2;
 	long ret;
 
 	read_state(&s);
@@ -465,7 +403,7 @@ static void test_unregistered(void)
  * BPF's get_perf_callchain() sees it (IRQs enabled). */
 static void check_callchain(void)
 {
-	struct state s;
+	struct udt_state s;
 	unsigned int i;
 
 	read_state(&s);
@@ -484,16 +422,12 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "nothing"))
 		return 0;
 	if (!strcmp(cmd, "inject-exec-after") && argc > 2) {
-		ctl = open(CTL, O_RDWR);
+		ctl = open(UDT_CTL, O_RDWR);
 		test_inject_exec_after(argv[2]);
 		goto out;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ctl = open(CTL, O_RDWR);
-	if (ctl < 0) {
-		printf("SKIP: %s: %s\n", CTL, strerror(errno));
-		return 77;
-	}
+	ctl = udt_open();
 	/* tracers 0 and 1 for the tests; already registered is fine */
 	ctl_raw("init 0");
 	ctl_raw("init 1");
