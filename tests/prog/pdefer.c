@@ -296,20 +296,27 @@ static int summary(const char *what)
 	return deferred;
 }
 
+/* Map @fd's buffer, run the chain @calls times with @fd enabled, parse the buffer */
+static void *record_chain(int fd, long calls)
+{
+	void *rb = map_buffer(fd);
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	run_chain(calls);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	return rb;
+}
+
 /* A task event with both bits on the process itself: samples of the chain. */
 static void test_chain(void)
 {
 	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT), i, chains = 0;
-	void *rb;
 
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
 	if (fd < 0)
 		return;
-	rb = map_buffer(fd);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	run_chain(300);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	parse_buffer(rb);
+	record_chain(fd, 300);
 	check(summary("chain") >= 20, "expected >= 20 deferred samples");
 	/* deferred, or immediate when the record of the entry was written already */
 	for (i = 0; i < nsamples; i++) {
@@ -385,17 +392,12 @@ static void test_long(void)
 static void test_cpuwide(void)
 {
 	int fd = open_event(-1, 0, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT), i, mine = 0;
-	void *rb;
 
 	pin_cpu0();
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
 	if (fd < 0)
 		return;
-	rb = map_buffer(fd);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	run_chain(200);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	parse_buffer(rb);
+	record_chain(fd, 200);
 	check(summary("cpuwide") >= 10, "expected >= 10 deferred samples");
 	for (i = 0; i < nrecords; i++) {
 		if (records[i].tid == (uint32_t)gettid() && records[i].nr &&
@@ -464,16 +466,11 @@ static void test_inherit(void)
 static void test_plain(void)
 {
 	int fd = open_event(0, -1, ATTR_DEFER_OUTPUT), i, full = 0;
-	void *rb;
 
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
 	if (fd < 0)
 		return;
-	rb = map_buffer(fd);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	run_chain(200);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	parse_buffer(rb);
+	record_chain(fd, 200);
 	check(summary("plain") == 0, "deferred marker without defer_callchain");
 	check(nrecords == 0, "%d deferred records without defer_callchain", nrecords);
 	for (i = 0; i < nsamples; i++)
@@ -495,11 +492,7 @@ static int run_event(uint64_t flags)
 	if (fd < 0)
 		return 0;
 	nsamples = nrecords = 0;
-	rb = map_buffer(fd);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	run_chain(200);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	parse_buffer(rb);
+	rb = record_chain(fd, 200);
 	munmap(rb, (DATA_PAGES + 1) * 4096L);
 	close(fd);
 	return nsamples;
