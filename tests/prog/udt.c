@@ -4,6 +4,7 @@
  * (CONFIG_UNWIND_DEFERRED_TEST, /sys/kernel/debug/unwind_deferred_test/ctl).
  * Usage: udt chain|cookies|cache|tracers|hostile|storm|inject-exit|inject-reset|
  *            inject-exec|unregistered|callchain
+ *        udt --list    the subtests tests/run.sh runs (this build's)
  * Prints what it checked; exits 0 when every check held, 1 otherwise, and
  * the last line says what failed (expected vs got).
  */
@@ -25,6 +26,7 @@
 #include "util.h"
 
 static int ctl = -1;
+static char *self;	/* argv[0], for the tests that run the program again */
 /* A command for the test interface, written by a raw system call right here. */
 static inline __attribute__((always_inline)) long ctl_raw(const char *cmd)
 {
@@ -243,7 +245,7 @@ static void *storm_thread(void *arg)
 	return NULL;
 }
 
-static void test_storm(char *self)
+static void test_storm(void)
 {
 	int i, j, status;
 
@@ -351,7 +353,7 @@ static NOINLINE void exec_caller(char *self)
 	exit(1);
 }
 
-static void test_inject_exec(char *self)
+static void test_inject_exec(void)
 {
 	ctl_cmd("reset");
 	ctl_cmd("inject exec 2");
@@ -415,10 +417,52 @@ static void check_callchain(void)
 	}
 }
 
+/*
+ * The known chain's subtests set up what main then runs and checks: the chain
+ * starts at main, which calls func_a itself.
+ */
+static void (*chain_check)(void);
+
+static void test_chain(void)
+{
+	ctl_cmd("reset");
+	chain_check = check_chain;
+}
+
+static void test_callchain(void)
+{
+	ctl_cmd("reset");
+	chain_cmd = "callchain";
+	chain_check = check_callchain;
+}
+
 int main(int argc, char **argv)
 {
+	/* the subtests, which tests/run.sh runs as unwind-NAME (-32) */
+	static const struct subtest tests[] = {
+		{ "chain", test_chain, SUBTEST_64 | SUBTEST_32 },
+		{ "cookies", test_cookies, SUBTEST_64 },
+		{ "cache", test_cache, SUBTEST_64 },
+		{ "tracers", test_tracers, SUBTEST_64 },
+		{ "hostile", test_hostile, SUBTEST_64 | SUBTEST_32 },
+		{ "storm", test_storm, SUBTEST_64 },
+		/* a request in the exit window before the entry context ends is called back */
+		{ "inject-exit", test_inject_exit, SUBTEST_64 },
+		/* a request inside the reset of an entry context: refused or called back
+		 * with its own cookie */
+		{ "inject-reset", test_inject_reset, SUBTEST_64 },
+		/* exec: a request after the old mm's callbacks is delivered with the old
+		 * image's stack */
+		{ "inject-exec", test_inject_exec, SUBTEST_64 },
+		/* requests and cancel of an unregistered tracer fail, nothing else acts */
+		{ "unregistered", test_unregistered, SUBTEST_64 },
+		/* run by tests/cases/unwind-callchain-32.sh, which also checks the log */
+		{ "callchain", test_callchain, 0 },
+	};
 	const char *cmd = argc > 1 ? argv[1] : "";
+	const struct subtest *t = subtest_find(tests, sizeof(tests) / sizeof(tests[0]), argv[1]);
 
+	self = argv[0];
 	if (!strcmp(cmd, "nothing"))
 		return 0;
 	if (!strcmp(cmd, "inject-exec-after") && argc > 2) {
@@ -432,39 +476,14 @@ int main(int argc, char **argv)
 	ctl_raw("init 0");
 	ctl_raw("init 1");
 	check_name = cmd;
-
-	if (!strcmp(cmd, "chain")) {
-		ctl_cmd("reset");
-		func_a();
-		check_chain();
-	}
-	else if (!strcmp(cmd, "cookies"))
-		test_cookies();
-	else if (!strcmp(cmd, "cache"))
-		test_cache();
-	else if (!strcmp(cmd, "tracers"))
-		test_tracers();
-	else if (!strcmp(cmd, "hostile"))
-		test_hostile();
-	else if (!strcmp(cmd, "storm"))
-		test_storm(argv[0]);
-	else if (!strcmp(cmd, "inject-exit"))
-		test_inject_exit();
-	else if (!strcmp(cmd, "inject-reset"))
-		test_inject_reset();
-	else if (!strcmp(cmd, "inject-exec"))
-		test_inject_exec(argv[0]);
-	else if (!strcmp(cmd, "unregistered"))
-		test_unregistered();
-	else if (!strcmp(cmd, "callchain")) {
-		ctl_cmd("reset");
-		chain_cmd = "callchain";
-		func_a();
-		check_callchain();
-	}
-	else {
+	if (!t) {
 		printf("FAIL: unknown test '%s'\n", cmd);
 		return 2;
+	}
+	t->fn();
+	if (chain_check) {
+		func_a();
+		chain_check();
 	}
 out:
 	if (failures) {

@@ -215,6 +215,46 @@ static __attribute__((unused, format(printf, 2, 3))) void check_print(int ok, co
 	if (!check_ok_ || check_verbose)				\
 		check_print(check_ok_, __VA_ARGS__);			\
 } while (0)
+
+/*
+ * A program's subtests. tests/run.sh runs each as a test of its own, named
+ * PREFIX-NAME (PREFIX-NAME-32 for the -m32 build; tests/cases/suites gives the
+ * PREFIX of each program): "PROG --list" prints the names of those it runs
+ * in this build (SUBTEST_64, SUBTEST_32), "PROG NAME" runs one.
+ */
+#define SUBTEST_64 1
+#define SUBTEST_32 2
+
+struct subtest {
+	const char *name;
+	void (*fn)(void);
+	int builds;	/* SUBTEST_64 | SUBTEST_32: where run.sh runs it */
+};
+
+/*
+ * The subtest of @tests (@n of them) that @arg names, or NULL; for "--list",
+ * print this build's list and exit.
+ */
+static __attribute__((unused)) const struct subtest *subtest_find(const struct subtest *tests,
+								  unsigned int n, const char *arg)
+{
+#ifdef __x86_64__
+	const int build = SUBTEST_64;
+#else
+	const int build = SUBTEST_32;
+#endif
+	unsigned int i;
+
+	for (i = 0; i < n && arg; i++) {
+		if (!strcmp(arg, "--list") && (tests[i].builds & build))
+			printf("%s\n", tests[i].name);
+		else if (!strcmp(arg, tests[i].name))
+			return &tests[i];
+	}
+	if (arg && !strcmp(arg, "--list"))
+		exit(0);
+	return NULL;
+}
 #endif
 
 #if defined(_DLFCN_H) && defined(__USE_GNU)
