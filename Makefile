@@ -13,8 +13,7 @@ FLAVOURS ?= default
 TESTS ?=
 export TESTS
 
-TEST_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
-	-Wall -Wextra -Werror
+include tests/flags.mk
 TEST_SRCS := $(wildcard tests/prog/*.c)
 TEST_BINS := $(patsubst tests/prog/%.c,$(BUILD)/tests/%,$(TEST_SRCS)) \
 	$(patsubst tests/prog/%.c,$(BUILD)/tests/%-32,$(TEST_SRCS))
@@ -76,7 +75,7 @@ tests: $(TEST_BINS) $(TEST_EXTRA)
 # The host's TSC rate, handed to the guest by scripts/vm.sh
 $(BUILD)/tsc-khz: scripts/tsc-khz.c
 	@mkdir -p $(@D)
-	gcc -O2 -Wall -Wextra -Werror -o $@ $<
+	gcc $(TOOL_CFLAGS) -o $@ $<
 
 $(BUILD)/tests/%: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)

@@ -86,28 +86,25 @@ program() { # WORKLOAD MODE
 # perf script -F comm,tid,ip,sym on stdin -> "samples=S complete=C deepest=D";
 # the first 5 incomplete samples go to file $1
 chains() {
-	awk -v bad="$1" '
-	function flush() {
-		if (!inside) return
+	awk -f "$TOP/tests/perf-samples.awk" | awk -F '\t' -v bad="$1" '
+	{
 		samples++
+		user = 0; done = 0
+		for (i = 2; i <= NF; i++) {
+			split($i, f, " ")
+			if (f[1] ~ /^ffff/) continue
+			user++
+			s = f[2]
+			if (s == "main" || s == "__libc_start_call_main" || s == "start_thread" ||
+			    s ~ /^clone3?$/ || s ~ /^__clone/)
+				done = 1
+		}
 		frames += user
 		if (done) complete++
-		else if (nbad++ < 5) print chain "\n" > bad
+		else if (nbad++ < 5) { chain = $0; gsub(/\t/, "\n\t", chain); print chain "\n" > bad }
 		if (user > deepest) deepest = user
-		inside = 0
-	}
-	/^[^ \t]/ { flush(); inside = 1; user = 0; done = 0; chain = $0; next }
-	/^[ \t]*$/ { flush(); next }
-	{ chain = chain "\n" $0 }
-	$1 !~ /^ffff/ {
-		user++
-		s = $2; sub(/\+0x[0-9a-f]+$/, "", s)
-		if (s == "main" || s == "__libc_start_call_main" || s == "start_thread" ||
-		    s ~ /^clone3?$/ || s ~ /^__clone/)
-			done = 1
 	}
 	END {
-		flush()
 		printf "samples=%d complete=%d deepest=%d userframes=%d\n", samples, complete, deepest,
 			frames
 	}'

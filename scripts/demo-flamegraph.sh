@@ -25,13 +25,18 @@ for mode in g defer; do
 	perf record -q -e cpu-clock -F 1000 $cg -o perf.data "$prog" 150 40000 >/dev/null || exit 1
 	perf script report flamegraph --template "$template" -o "$GUEST_OUT/flamegraph-$mode.html" \
 		2>&1 | grep -v '^dumping'
-	perf script --comms deep -F ip,sym | awk -v title="$title" '
-		/^[ \t]*$/ {
-			if (n > d) d = n
+	perf script --comms deep -F ip,sym | awk -f "$TOP/tests/perf-samples.awk" |
+		awk -F '\t' -v title="$title" '
+		{
+			m = r = 0
+			for (i = 2; i <= NF; i++) {
+				split($i, f, " ")
+				if (f[2] == "main") m = 1
+				if (f[2] == "descend") r = 1
+			}
+			if (NF - 1 > d) d = NF - 1
 			if (r) { s++; if (m) whole++ }
-			n = m = r = 0; next
 		}
-		{ n++; if ($2 == "main") m = 1; if ($2 == "descend") r = 1 }
 		END { printf "%s: %d samples in the recursion, %d%% of them down to main; deepest stack %d frames\n",
 			title, s, s ? whole * 100 / s : 0, d }' | tee "$GUEST_OUT/flamegraph-$mode.txt"
 	echo

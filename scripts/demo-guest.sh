@@ -12,10 +12,9 @@ echo "=== perf record -e cpu-clock -F 1000 --call-graph $mode $prog 300"
 "$perf" record -e cpu-clock -F 1000 --call-graph "$mode" -o /tmp/perf.data "$prog" 300
 echo
 echo "=== perf script: two samples taken in read(2), kernel frames then user frames"
-"$perf" script -i /tmp/perf.data -F comm,tid,time,ip,sym,dso | awk '
-	/^[^ \t]/ { hdr = $0; n = 0; k = 0; next }
-	/^[ \t]*$/ { if (k && shown < 2) { print hdr; for (i = 1; i <= n; i++) print l[i]; print ""; shown++ } next }
-	{ l[++n] = $0; if ($2 == "ksys_read") k = 1 }'
+"$perf" script -i /tmp/perf.data -F comm,tid,time,ip,sym,dso |
+	awk -f "$TOP/tests/perf-samples.awk" | awk -F '\t' '
+	shown < 2 && /\t[^ \t]+ ksys_read( |$)/ { gsub(/\t/, "\n\t"); print $0 "\n"; shown++ }'
 if [ "$mode" = fp,defer ]; then
 	echo "=== perf script --no-merge-callchains: a sample and its deferred user callchain"
 	"$perf" script -i /tmp/perf.data -F comm,tid,time,ip,sym --no-merge-callchains |

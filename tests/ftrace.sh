@@ -37,6 +37,22 @@ ft_run() {
 		ft "$@"
 }
 
+# ft_trace NAME "EVENT..." MARK -- PROGRAM ARGS...: run PROGRAM traced in a new
+# instance NAME with EVENT... (ft_instance; removed when the test exits), write its
+# trace to a.txt and check it (ft_check a.txt MARK): fails on entries out of order,
+# prints ft_check's line and leaves it in $r
+ft_trace() {
+	a=$(ft_instance "$1" $2) || exit
+	trap 'ft_remove "$a"' EXIT
+	mark=$3
+	shift 4
+	ft_run "$a" -- "$@" || fail "${1##*/} $2 failed"
+	cat "$a/trace" > a.txt
+	r=$(ft_check a.txt "$mark")
+	echo "$r"
+	[ "$(field bad "$r")" = 0 ] || fail "cookie and stack entries out of order: $r"
+}
+
 # ft_check TRACE [MARK]: check the deferred user stacks in the text TRACE (an
 # instance's trace file): per task, every user_unwind_cookie entry is followed
 # by exactly one user_unwind_stack entry (or its parts) with that cookie before

@@ -28,6 +28,25 @@ flavour() {
 	echo "${FLAVOUR:-default}"
 }
 
+# perf_samples FILE...: `perf script` output as one line per sample, tab-separated: the
+# sample's first line, then its frames "ADDR SYM (DSO)" innermost first, SYM without
+# +0xOFFSET (tests/perf-samples.awk, the one parser of perf script output)
+perf_samples() {
+	awk -f "$TOP/tests/perf-samples.awk" "$@"
+}
+
+# For awk programs reading perf_samples lines (awk -F '\t' 'PROGRAM'"$FRAMES_AWK"):
+# frames(ADDR, SYM) puts the line's frames in ADDR[1..n] and SYM[1..n] and returns n
+FRAMES_AWK='
+function frames(addr, sym,   i, f) {
+	for (i = 2; i <= NF; i++) {
+		split($i, f, " ")
+		addr[i - 1] = f[1]
+		sym[i - 1] = f[2]
+	}
+	return NF - 1
+}'
+
 # chain_report PERF_SCRIPT_OUTPUT COMM KSYMS FUNC...
 # Reads `perf script -F comm,tid,ip,sym` output and prints
 #   samples=S marked=M good=G bad=B
@@ -38,45 +57,40 @@ flavour() {
 chain_report() {
 	file=$1 comm=$2 ksym=$3
 	shift 3
-	awk -v comm="$comm" -v ksym="$ksym" -v want="$*" '
-	function flush() {
-		if (n && name == comm) {
-			samples++
-			first = 0; found = 0; v9fs = 0
-			for (g = 1; g <= ng; g++) have[g] = 0
-			for (i = 1; i <= n; i++) {
-				if (addr[i] ~ /^ffff/) {
-					for (g = 1; g <= ng; g++)
-						if (!have[g] && sym[i] ~ ("^(" grp[g] ")$")) {
-							have[g] = 1
-							found++
-						}
-					if (sym[i] ~ /^v9fs_/) v9fs = 1
-				} else if (!first) first = i
-			}
-			marked = found == ng && !v9fs && n < 127
-			if (marked) {
-				m++
-				ok = first > 0
-				for (j = 1; ok && j <= nw; j++)
-					if (sym[first + j - 1] != w[j]) ok = 0
-				if (ok) good++
-				else {
-					bad++
-					line = ""
-					for (i = 1; i <= n; i++) line = line " " sym[i]
-					print "bad chain:" line > "/dev/stderr"
-				}
+	perf_samples "$file" | awk -F '\t' -v comm="$comm" -v ksym="$ksym" -v want="$*" '
+	BEGIN { nw = split(want, w, " "); ng = split(ksym, grp, "+") }
+	{ split($1, h, " "); n = frames(addr, sym) }
+	n && h[1] == comm {
+		samples++
+		first = 0; found = 0; v9fs = 0
+		for (g = 1; g <= ng; g++) have[g] = 0
+		for (i = 1; i <= n; i++) {
+			if (addr[i] ~ /^ffff/) {
+				for (g = 1; g <= ng; g++)
+					if (!have[g] && sym[i] ~ ("^(" grp[g] ")$")) {
+						have[g] = 1
+						found++
+					}
+				if (sym[i] ~ /^v9fs_/) v9fs = 1
+			} else if (!first) first = i
+		}
+		marked = found == ng && !v9fs && n < 127
+		if (marked) {
+			m++
+			ok = first > 0
+			for (j = 1; ok && j <= nw; j++)
+				if (sym[first + j - 1] != w[j]) ok = 0
+			if (ok) good++
+			else {
+				bad++
+				line = ""
+				for (i = 1; i <= n; i++) line = line " " sym[i]
+				print "bad chain:" line > "/dev/stderr"
 			}
 		}
-		n = 0
 	}
-	BEGIN { nw = split(want, w, " "); ng = split(ksym, grp, "+") }
-	/^[^ \t]/ { flush(); name = $1; next }
-	/^[ \t]*$/ { flush(); next }
-	{ n++; addr[n] = $1; s = $2; sub(/\+0x[0-9a-f]+$/, "", s); sym[n] = s }
-	END { flush(); printf "samples=%d marked=%d good=%d bad=%d\n", samples, m, good, bad }
-	' "$file"
+	END { printf "samples=%d marked=%d good=%d bad=%d\n", samples, m, good, bad }
+	'"$FRAMES_AWK"
 }
 
 # chain_report's KSYMS for the known chain's read of /dev/zero
@@ -111,7 +125,7 @@ field() {
 exact_chains() {
 	file=$1 comm=$2 kernel=$3
 	shift 3
-	awk -v comm="$comm" -v kernel="$kernel" -v specs="$*" '
+	perf_samples "$file" | awk -F '\t' -v comm="$comm" -v kernel="$kernel" -v specs="$*" '
 	function norm(a) {
 		a = tolower(a)
 		sub(/^0x/, "", a)
@@ -126,8 +140,8 @@ exact_chains() {
 		if (seen[k] == "") seen[k] = a
 		return seen[k] == a
 	}
-	function flush(   i, k, j, ok) {
-		if (!n || name != comm) { n = 0; return }
+	function check(   i, k, j, ok) {
+		if (!n || name != comm) return
 		samples++
 		m = 0; kern = 0
 		for (i = 1; i <= n; i++) {
@@ -135,7 +149,6 @@ exact_chains() {
 				if (kernel ~ /^[01]$/ || sym[i] ~ ("^(" kernel ")$")) kern = 1
 			} else { m++; ua[m] = norm(addr[i]); us[m] = sym[i] }
 		}
-		n = 0
 		if (!m || (kernel != "0" && !kern)) return
 		for (k = 1; k <= ns; k++)
 			if (start[k] && match_spec(k, ua[1], us[1], 1)) break
@@ -168,15 +181,18 @@ exact_chains() {
 			}
 		}
 	}
-	/^[^ \t]/ { flush(); name = $1; next }
-	/^[ \t]*$/ { flush(); next }
-	# perf names versioned symbols NAME@@VERSION
-	{ n++; addr[n] = $1; s = $2; sub(/\+0x[0-9a-f]+$/, "", s); sub(/@.*/, "", s); sym[n] = s }
+	{
+		split($1, h, " ")
+		name = h[1]
+		n = frames(addr, sym)
+		# perf names versioned symbols NAME@@VERSION
+		for (i = 1; i <= n; i++) sub(/@.*/, "", sym[i])
+		check()
+	}
 	END {
-		flush()
 		printf "samples=%d checked=%d complete=%d short=%d bad=%d\n", samples, checked, complete, short, bad
 	}
-	' "$file"
+	'"$FRAMES_AWK"
 }
 
 # expect_exact REPORT MIN PCT: at least MIN samples checked, none bad, PCT% complete

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Test runner: runs every $CASES/*.sh (default tests/cases, the guest tests; tests/host
-# holds the tests that run on the host) or those matching $TESTS, one line per test,
-# then "N passed, N failed". Each test's output goes to $GUEST_OUT/tests/NAME.log.
+# holds the tests that run on the host) and every subtest of the programs listed in
+# $CASES/suites, or those matching $TESTS, in the order of their names, one line per
+# test, then "N passed, N failed, N skipped". Each test's output goes to
+# $GUEST_OUT/tests/NAME.log.
 # A test passes with exit 0, is skipped with 77, fails otherwise; its last line says why.
 # A line "# timeout: SECONDS" in a test gives it more than $TEST_TIMEOUT.
 # Each test's duration in seconds goes to $GUEST_OUT/times ("NAME SECONDS").
@@ -15,17 +17,47 @@ mkdir -p "$logs"
 : > "$GUEST_OUT/results"
 : > "$GUEST_OUT/times"
 pass=0 fail=0 skip=0
-for t in "$CASES"/*.sh; do
-	name=$(basename "$t" .sh)
+
+# The tests, one a line: "NAME sh FILE" (a script), "NAME run PROGRAM SUBTEST" (a
+# subtest, PROGRAM in $BIN) or "NAME fail REASON" (a program that did not list its
+# subtests), each after the key it is sorted by (NAME.sh: the order of the files)
+tests() {
+	for t in "$CASES"/*.sh; do
+		echo "${t##*/} $(basename "$t" .sh) sh $t"
+	done
+	[ -f "$CASES/suites" ] || return 0
+	grep -v '^#' "$CASES/suites" | while read -r prefix prog; do
+		[ -n "$prog" ] || continue
+		for p in "$prog" "$prog-32"; do
+			suffix=${p#"$prog"}
+			if ! list=$("$BIN/$p" --list 2>&1); then
+				echo "$prefix$suffix.sh $prefix$suffix fail $BIN/$p --list: $(echo "$list" | tail -n 1)"
+				continue
+			fi
+			for sub in $list; do
+				echo "$prefix-$sub$suffix.sh $prefix-$sub$suffix run $p $sub"
+			done
+		done
+	done
+}
+
+tests | LC_ALL=C sort -k 1,1 > "$GUEST_OUT/tests.list"
+while read -r key name kind what <&3; do
 	if [ -n "${TESTS:-}" ] && ! echo "$name" | grep -qE "$TESTS"; then
 		continue
 	fi
 	work=$(mktemp -d /tmp/test.XXXXXX)
 	[ -w /dev/kmsg ] && [ "$CASES" = "$here/cases" ] && echo "test: $name" > /dev/kmsg
-	limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t" | head -n 1)
+	limit=
+	case $kind in
+	sh) limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$what" | head -n 1)
+		set -- sh "$what" ;;
+	run) set -- "$BIN/${what%% *}" "${what#* }" ;;
+	*) set -- sh -c 'echo "$1"; exit 1' sh "$what" ;;
+	esac
 	limit=${limit:-$TEST_TIMEOUT}
 	start=$(date +%s)
-	(cd "$work" && exec timeout -k 5 "$limit" sh "$t") > "$logs/$name.log" 2>&1
+	(cd "$work" && exec timeout -k 5 "$limit" "$@") > "$logs/$name.log" 2>&1 3<&-
 	rc=$?
 	echo "$name $(($(date +%s) - start))" >> "$GUEST_OUT/times"
 	rm -rf "$work"
@@ -37,6 +69,6 @@ for t in "$CASES"/*.sh; do
 	*) line="FAIL $name: $why (log: $logs/$name.log)"; fail=$((fail + 1)) ;;
 	esac
 	echo "$line" | tee -a "$GUEST_OUT/results"
-done
+done 3< "$GUEST_OUT/tests.list"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

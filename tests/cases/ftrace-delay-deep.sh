@@ -3,13 +3,7 @@
 # cookie and the total in each, every frame kept and resolved (deep() in ftdelay).
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/ftrace.sh"
-a=$(ft_instance ftd-deep syscalls:sys_enter_read) || exit
-trap 'ft_remove "$a"' EXIT
-ft_run "$a" -- "$BIN/ftdelay" deep 700 || fail "ftdelay deep failed"
-cat "$a/trace" > a.txt
-r=$(ft_check a.txt 'count: 1\)')
-echo "$r"
-[ "$(field bad "$r")" = 0 ] || fail "cookie and stack entries out of order: $r"
+ft_trace ftd-deep syscalls:sys_enter_read 'count: 1\)' -- "$BIN/ftdelay" deep 700
 [ "$(field marked "$r")" = 1 ] || fail "expected the stack of the deep read: $r"
 c=$(cat a.txt.marked)
 grep "<user stack unwind> cookie=$c " a.txt

@@ -5,14 +5,8 @@
 # entry after them, and no late stack but those after signal_deliver.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/ftrace.sh"
-a=$(ft_instance ftd-late signal:signal_generate signal:signal_deliver kmem:kmalloc \
-	kmem:kmem_cache_alloc) || exit
-trap 'ft_remove "$a"' EXIT
-ft_run "$a" -- "$BIN/ftdelay" signal 20 || fail "ftdelay signal failed"
-cat "$a/trace" > a.txt
-r=$(ft_check a.txt 'signal_generate: sig=10 ')
-echo "$r"
-[ "$(field bad "$r")" = 0 ] || fail "cookie and stack entries out of order: $r"
+ft_trace ftd-late "signal:signal_generate signal:signal_deliver kmem:kmalloc kmem:kmem_cache_alloc" \
+	'signal_generate: sig=10 ' -- "$BIN/ftdelay" signal 20
 [ "$(field marked "$r")" = 20 ] || fail "expected 20 stacks of entries sending SIGUSR1: $r"
 # late stacks come after events that follow the callback: 20 signal_deliver, maybe
 # allocations of the signal delivery, never the callback's own allocations

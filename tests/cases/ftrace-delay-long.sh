@@ -3,13 +3,8 @@
 # entry's cookie, and one stack entry.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/ftrace.sh"
-a=$(ft_instance ftd-long syscalls:sys_enter_read exceptions:page_fault_kernel) || exit
-trap 'ft_remove "$a"' EXIT
-ft_run "$a" -- "$BIN/chain" 1 4194304 || fail "chain failed"
-cat "$a/trace" > a.txt
-r=$(ft_check a.txt 'count: 400000\)')
-echo "$r"
-[ "$(field bad "$r")" = 0 ] || fail "cookie and stack entries out of order: $r"
+ft_trace ftd-long "syscalls:sys_enter_read exceptions:page_fault_kernel" 'count: 400000\)' -- \
+	"$BIN/chain" 1 4194304
 [ "$(field marked "$r")" = 1 ] || fail "expected the stack of the one 4 MiB read: $r"
 c=$(cat a.txt.marked)
 n=$(grep -c "<user stack deferred> cookie=$c\$" a.txt)

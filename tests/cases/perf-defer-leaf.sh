@@ -8,16 +8,20 @@
 "$PERF" script -i perf.data --no-merge-callchains -F comm,ip,sym > raw.txt || fail "perf script failed"
 # SAMPLES: samples of chain; SPIN: those whose user part shows noframe_spin; ONE:
 # those whose user part is exactly that one frame
-report=$(awk '
-	function flush() {
-		if (n && name == "chain") { s++; if (spin) { sp++; one += user == 1 } }
+report=$(perf_samples script.txt | awk -F '\t' '
+	{
+		split($1, h, " ")
+		n = frames(addr, sym)
+		user = spin = 0; chain = ""
+		for (i = 1; i <= n; i++) {
+			chain = chain " " sym[i]
+			if (addr[i] !~ /^ffff/) user++
+			if (sym[i] ~ /^noframe_spin/) spin = 1
+		}
+		if (n && h[1] == "chain") { s++; if (spin) { sp++; one += user == 1 } }
 		if (n && spin && user != 1) print "more than one frame:" chain > "/dev/stderr"
-		n = user = spin = 0; chain = ""
 	}
-	/^[^ \t]/ { flush(); name = $1; next }
-	/^[ \t]*$/ { flush(); next }
-	{ n++; chain = chain " " $2; if ($1 !~ /^ffff/) user++; if ($2 ~ /^noframe_spin/) spin = 1 }
-	END { flush(); printf "samples=%d spin=%d one=%d\n", s, sp, one }' script.txt)
+	END { printf "samples=%d spin=%d one=%d\n", s, sp, one }'"$FRAMES_AWK")
 echo "$report"
 deferred=$(grep -c "user callchain deferred" raw.txt)
 echo "unmerged samples with a deferred user part: $deferred"

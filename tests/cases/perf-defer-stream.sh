@@ -9,10 +9,15 @@
 "$PERF" script -i - -F comm,tid,time,ip < stream.data > script.txt 2> script.err ||
 	fail "perf script failed: $(tail -n 1 script.err)"
 # One line per sample: comm tid time: frames ("unmerged:COOKIE" for the deferred marker)
-awk '/^[^ \t]/ { if (line) print line; line = $1 " " $2 " " $3; next }
-	/cookie: / { c = $NF; sub(/\)$/, "", c); line = line " unmerged:" c; next }
-	/^[ \t]/ { line = line " " $1 }
-	END { print line }' script.txt > got.txt
+perf_samples script.txt | awk -F '\t' '{
+	split($1, h, " ")
+	line = h[1] " " h[2] " " h[3]
+	for (i = 2; i <= NF; i++) {
+		nf = split($i, f, " ")
+		if ($i ~ /cookie: /) { c = f[nf]; sub(/\)$/, "", c); line = line " unmerged:" c }
+		else line = line " " f[1]
+	}
+	print line }' > got.txt
 cat > want.txt <<'WANT'
 old 100 2.000000: ffffffff81000100 ffffffff81001100 unmerged:a1
 new 100 6.000000: ffffffff81000200 ffffffff81001200 401010 401020

@@ -13,9 +13,16 @@
 # the program whose kernel part has KERNEL_SYM (any sample if empty): V of them have
 # a first user frame in the vDSO, N of those named NAME (an ERE; others are printed)
 vdso_report() {
-	awk -v ksym="$2" -v want="^($3)$" '
-	function flush() {
-		if (name ~ /^vdso/ && (ksym == "" || kin)) {
+	perf_samples "$1" | awk -F '\t' -v ksym="$2" -v want="^($3)$" '
+	{
+		split($1, h, " ")
+		kin = 0; usym = ""; udso = ""
+		for (i = 2; i <= NF; i++) {
+			nf = split($i, f, " ")
+			if (f[1] ~ /^ffff/) { if (f[2] == ksym) kin = 1 }
+			else if (udso == "") { usym = f[2]; udso = f[nf] }
+		}
+		if (h[1] ~ /^vdso/ && (ksym == "" || kin)) {
 			n++
 			if (udso ~ /^\(\[vdso(32)?\]\)$/) {
 				v++
@@ -23,13 +30,8 @@ vdso_report() {
 				else print "unnamed: " usym " " udso > "/dev/stderr"
 			}
 		}
-		name = ""; kin = 0; usym = ""; udso = ""
 	}
-	/^[^ \t]/ { flush(); name = $1; next }
-	/^[ \t]*$/ { flush(); next }
-	$1 ~ /^ffff/ { s = $2; sub(/\+0x[0-9a-f]+$/, "", s); if (s == ksym) kin = 1; next }
-	udso == "" { usym = $2; sub(/\+0x[0-9a-f]+$/, "", usym); udso = $NF }
-	END { flush(); printf "samples=%d vdso=%d named=%d\n", n, v, named }' "$1"
+	END { printf "samples=%d vdso=%d named=%d\n", n, v, named }'
 }
 # a build-id cache of our own, emptied before each recording
 export HOME="$PWD/home"

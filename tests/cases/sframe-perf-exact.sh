@@ -10,8 +10,8 @@ prog=$BIN/sframe/sfchain
 # rest of the chain down to main (frames after main, in libc's start code that has no
 # SFrame, are not checked). Prints "checked=C taskwork=T bad=B other=O".
 chain_exact() {
-	awk -v chain="sf_leaf sfdl_c sf_cb sf1_b sf_a main" '
-	function flush(   i, j, p, ok, first, line) {
+	perf_samples "$1" | awk -F '\t' -v chain="sf_leaf sfdl_c sf_cb sf1_b sf_a main" '
+	function check(   i, j, p, ok, first, line) {
 		if (n && name == "sfchain") {
 			first = 0; tw = 0
 			for (i = 1; i <= n; i++) {
@@ -36,14 +36,11 @@ chain_exact() {
 				}
 			}
 		}
-		n = 0
 	}
 	BEGIN { nc = split(chain, c, " "); for (i = 1; i <= nc; i++) pos[c[i]] = i }
-	/^[^ \t]/ { flush(); name = $1; next }
-	/^[ \t]*$/ { flush(); next }
-	{ n++; addr[n] = $1; s = $2; sub(/\+0x[0-9a-f]+$/, "", s); sym[n] = s }
-	END { flush(); printf "checked=%d taskwork=%d bad=%d other=%d\n", checked, taskwork, bad, other }
-	' "$1"
+	{ split($1, h, " "); name = h[1]; n = frames(addr, sym); check() }
+	END { printf "checked=%d taskwork=%d bad=%d other=%d\n", checked, taskwork, bad, other }
+	'"$FRAMES_AWK"
 }
 # the debug kernel runs 4x slower and takes 4x the samples: a quarter of the work there
 spins=3000

@@ -2,6 +2,7 @@
 /*
  * Guest tests of deferred perf callchains with raw perf_event_open (no perf tool).
  * Usage: pdefer chain|long|cpuwide|inherit|plain|einval|teardown|entry|maxstack|cswitch
+ *        pdefer --list    the subtests tests/run.sh runs (this build's)
  * Exits 0 when every check held, 1 otherwise; the last line says why.
  */
 #define _GNU_SOURCE
@@ -255,22 +256,16 @@ static void check_chain(struct record *r)
 		      want[i], sym(r->ips[i]), (unsigned long)r->ips[i]);
 }
 
+/* The deferred unwinder's count of unwinds (0 without its test interface) */
 static unsigned long read_unwinds(void)
 {
-	char text[256];
-	unsigned long n = 0;
-	int fd = open("/sys/kernel/debug/unwind_deferred_test/ctl", O_RDONLY);
+	struct udt_state s;
+	int fd = open(UDT_CTL, O_RDONLY);
 
-	if (fd >= 0) {
-		ssize_t len = read(fd, text, sizeof(text) - 1);
-
-		if (len > 0) {
-			text[len] = 0;
-			sscanf(text, "unwinds %lu", &n);
-		}
+	udt_read_state(fd, &s);
+	if (fd >= 0)
 		close(fd);
-	}
-	return n;
+	return s.unwinds;
 }
 
 static void pin_cpu0(void)
@@ -302,20 +297,27 @@ static int summary(const char *what)
 	return deferred;
 }
 
+/* Map @fd's buffer, run the chain @calls times with @fd enabled, parse the buffer */
+static void *record_chain(int fd, long calls)
+{
+	void *rb = map_buffer(fd);
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	run_chain(calls);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	return rb;
+}
+
 /* A task event with both bits on the process itself: samples of the chain. */
 static void test_chain(void)
 {
 	int fd = open_event(0, -1, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT), i, chains = 0;
-	void *rb;
 
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
 	if (fd < 0)
 		return;
-	rb = map_buffer(fd);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	run_chain(300);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	parse_buffer(rb);
+	record_chain(fd, 300);
 	check(summary("chain") >= 20, "expected >= 20 deferred samples");
 	/* deferred, or immediate when the record of the entry was written already */
 	for (i = 0; i < nsamples; i++) {
@@ -391,17 +393,12 @@ static void test_long(void)
 static void test_cpuwide(void)
 {
 	int fd = open_event(-1, 0, ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT), i, mine = 0;
-	void *rb;
 
 	pin_cpu0();
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
 	if (fd < 0)
 		return;
-	rb = map_buffer(fd);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	run_chain(200);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	parse_buffer(rb);
+	record_chain(fd, 200);
 	check(summary("cpuwide") >= 10, "expected >= 10 deferred samples");
 	for (i = 0; i < nrecords; i++) {
 		if (records[i].tid == (uint32_t)gettid() && records[i].nr &&
@@ -470,16 +467,11 @@ static void test_inherit(void)
 static void test_plain(void)
 {
 	int fd = open_event(0, -1, ATTR_DEFER_OUTPUT), i, full = 0;
-	void *rb;
 
 	check(fd >= 0, "perf_event_open: %s", strerror(errno));
 	if (fd < 0)
 		return;
-	rb = map_buffer(fd);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	run_chain(200);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	parse_buffer(rb);
+	record_chain(fd, 200);
 	check(summary("plain") == 0, "deferred marker without defer_callchain");
 	check(nrecords == 0, "%d deferred records without defer_callchain", nrecords);
 	for (i = 0; i < nsamples; i++)
@@ -501,11 +493,7 @@ static int run_event(uint64_t flags)
 	if (fd < 0)
 		return 0;
 	nsamples = nrecords = 0;
-	rb = map_buffer(fd);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	run_chain(200);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	parse_buffer(rb);
+	rb = record_chain(fd, 200);
 	munmap(rb, (DATA_PAGES + 1) * 4096L);
 	close(fd);
 	return nsamples;
@@ -728,29 +716,42 @@ static void test_entry(void)
 
 int main(int argc, char **argv)
 {
-	static const struct { const char *name; void (*fn)(void); } tests[] = {
-		{ "chain", test_chain }, { "long", test_long },
-		{ "cpuwide", test_cpuwide }, { "inherit", test_inherit }, { "plain", test_plain },
-		{ "einval", test_einval }, { "teardown", test_teardown }, { "entry", test_entry },
-		{ "maxstack", test_maxstack }, { "cswitch", test_cswitch },
+	/* the subtests, which tests/run.sh runs as perf-defer-NAME (-32) */
+	static const struct subtest tests[] = {
+		/* samples of the chain, with deferred records (64- and 32-bit) */
+		{ "chain", test_chain, SUBTEST_64 | SUBTEST_32 },
+		{ "long", test_long, SUBTEST_64 },
+		{ "cpuwide", test_cpuwide, SUBTEST_64 },
+		{ "inherit", test_inherit, SUBTEST_64 },
+		{ "plain", test_plain, SUBTEST_64 },
+		/*
+		 * bits 38/39 accepted whatever the sample type and exclusions (mainline's
+		 * probe included), nothing deferred without a user callchain, unknown bits
+		 * EINVAL
+		 */
+		{ "einval", test_einval, SUBTEST_64 },
+		{ "teardown", test_teardown, SUBTEST_64 },
+		/* a page fault at a function's first instruction */
+		{ "entry", test_entry, SUBTEST_64 },
+		/* sample_max_stack never cuts the deferred marker and cookie */
+		{ "maxstack", test_maxstack, SUBTEST_64 },
+		/* deferred callchains of context-switch samples (taken under the runqueue lock) */
+		{ "cswitch", test_cswitch, SUBTEST_64 },
 	};
-	unsigned int i;
+	const struct subtest *t = subtest_find(tests, sizeof(tests) / sizeof(tests[0]), argv[1]);
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_name = argc > 1 ? argv[1] : "";
-	zero_fd = open("/dev/zero", O_RDONLY);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (!strcmp(tests[i].name, check_name)) {
-			tests[i].fn();
-			if (failures) {
-				printf("FAIL: %d check(s) failed, the first: %s\n", failures,
-				       first_failure);
-				return 1;
-			}
-			printf("ok: %s\n", check_name);
-			return 0;
-		}
+	if (!t) {
+		printf("FAIL: unknown test '%s'\n", check_name);
+		return 2;
 	}
-	printf("FAIL: unknown test '%s'\n", check_name);
-	return 2;
+	zero_fd = open("/dev/zero", O_RDONLY);
+	t->fn();
+	if (failures) {
+		printf("FAIL: %d check(s) failed, the first: %s\n", failures, first_failure);
+		return 1;
+	}
+	printf("ok: %s\n", check_name);
+	return 0;
 }

@@ -9,31 +9,30 @@
 
 SFC_SRC := $(TOP)/tests/prog/sfconv
 SFC_OUT := $(BUILD)/tests/sfconv
-SFC_NOFP := -O2 -g -fomit-frame-pointer -Wall -Wextra -Werror
 SFC_FILES := sfcall libsfcmid.so libsfcleaf.so sfclock sfreg libsfrlib.so
 
 TEST_EXTRA += $(addprefix $(SFC_OUT)/,$(SFC_FILES))
 
 $(SFC_OUT)/libsfcmid.so: $(SFC_SRC)/sfcmid.c
 	@mkdir -p $(@D)
-	gcc $(SFC_NOFP) -Wa,--gsframe -fPIC -shared $< -o $@
+	gcc $(NOFP_CFLAGS) $(GSFRAME) -fPIC -shared $< -o $@
 
 $(SFC_OUT)/libsfcleaf.so: $(SFC_SRC)/sfcleaf.c
 	@mkdir -p $(@D)
-	gcc $(SFC_NOFP) -fPIC -shared $< -o $@
+	gcc $(NOFP_CFLAGS) -fPIC -shared $< -o $@
 
 $(SFC_OUT)/sfcall: $(SFC_SRC)/sfcall.c $(SFC_OUT)/libsfcmid.so
-	gcc $(SFC_NOFP) -Wa,--gsframe $< -o $@ -L$(SFC_OUT) -lsfcmid -Wl,-rpath,'$$ORIGIN' -ldl
+	gcc $(NOFP_CFLAGS) $(GSFRAME) $< -o $@ -L$(SFC_OUT) -lsfcmid -Wl,-rpath,'$$ORIGIN' -ldl
 
-$(SFC_OUT)/sfclock: $(SFC_SRC)/sfclock.c
+$(SFC_OUT)/sfclock: $(SFC_SRC)/sfclock.c $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)
-	gcc $(SFC_NOFP) $< -o $@
+	gcc $(NOFP_CFLAGS) $< -o $@
 
 # sfreg: the prctl's ABI and semantics; it converts libsfrlib.so itself
 $(SFC_OUT)/libsfrlib.so: $(SFC_SRC)/sfrlib.c $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)
-	gcc $(SFC_NOFP) -fPIC -shared $< -o $@
+	gcc $(NOFP_CFLAGS) -fPIC -shared $< -o $@
 
 $(SFC_OUT)/sfreg: $(SFC_SRC)/sfreg.c $(TOP)/tests/prog/util.h $(SFCONV_CORE) \
 		$(SFCONV_SRC)/sfload.c $(SFC_OUT)/libsfrlib.so
-	gcc $(SFC_NOFP) -Wa,--gsframe -I$(SFCONV_SRC) $(filter %.c,$^) -o $@ -rdynamic -ldl -ldw -lelf
+	gcc $(NOFP_CFLAGS) $(GSFRAME) -I$(SFCONV_SRC) $(filter %.c,$^) -o $@ -rdynamic -ldl -ldw -lelf

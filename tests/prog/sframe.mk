@@ -8,7 +8,7 @@
 
 SF_SRC := $(TOP)/tests/prog/sframe
 SF_OUT := $(BUILD)/tests/sframe
-SF_CFLAGS := -O2 -g -fomit-frame-pointer -Wa,--gsframe -Wall -Wextra -Werror
+SF_CFLAGS := $(NOFP_CFLAGS) $(GSFRAME)
 SF_FILES := sfchain libsf1.so libsf2.so libsf3.so
 SF_BAD := magic version fdeoff freoff fdestart fres fregarb
 
@@ -33,7 +33,7 @@ $(SF_OUT)/sfchain: $(SF_SRC)/sfchain.c $(TOP)/tests/prog/util.h $(SF_OUT)/libsf1
 
 $(SF_OUT)/sfpatch: $(SF_SRC)/sfpatch.c
 	@mkdir -p $(@D)
-	gcc -O2 -Wall -Wextra -Werror $< -o $@
+	gcc $(TOOL_CFLAGS) $< -o $@
 
 $(SF_OUT)/nosframe/stamp: $(addprefix $(SF_OUT)/,$(SF_FILES))
 	@mkdir -p $(@D)
@@ -67,7 +67,7 @@ $(SF_OUT)/libsfhop.so: $(SF_SRC)/sfhop.c
 
 $(SF_OUT)/libsfhop-sf.so: $(SF_SRC)/sfhop.c
 	@mkdir -p $(@D)
-	gcc $(TEST_CFLAGS) -Wa,--gsframe -fPIC -shared -o $@ $<
+	gcc $(TEST_CFLAGS) $(GSFRAME) -fPIC -shared -o $@ $<
 
 $(SF_OUT)/sfbig: $(SF_SRC)/sfbig.c $(TOP)/bench/manyfre.S $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)

@@ -4,6 +4,7 @@
  * (CONFIG_UNWIND_DEFERRED_TEST, /sys/kernel/debug/unwind_deferred_test/ctl).
  * Usage: udt chain|cookies|cache|tracers|hostile|storm|inject-exit|inject-reset|
  *            inject-exec|unregistered|callchain
+ *        udt --list    the subtests tests/run.sh runs (this build's)
  * Prints what it checked; exits 0 when every check held, 1 otherwise, and
  * the last line says what failed (expected vs got).
  */
@@ -24,23 +25,8 @@
 #define KNOWN_CHAIN
 #include "util.h"
 
-#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
-#define MAX_IPS 64
-
-struct tracer {
-	int bit, ret, first_ret, same, pid;
-	unsigned long calls, nr;
-	unsigned long long req_cookie, cookie;
-	unsigned long ips[MAX_IPS];
-};
-
-struct state {
-	unsigned long unwinds, deferred, fired, cc_nr;
-	struct tracer t[4];
-	unsigned long cc_ips[MAX_IPS];
-};
-
 static int ctl = -1;
+static char *self;	/* argv[0], for the tests that run the program again */
 /* A command for the test interface, written by a raw system call right here. */
 static inline __attribute__((always_inline)) long ctl_raw(const char *cmd)
 {
@@ -57,35 +43,11 @@ static void ctl_cmd(const char *cmd)
 	}
 }
 
-static void read_state(struct state *s)
+static void read_state(struct udt_state *s)
 {
-	static char buf[65536];
-	char *line, *p;
-	ssize_t len;
-	int n, off;
-
-	memset(s, 0, sizeof(*s));
-	len = pread(ctl, buf, sizeof(buf) - 1, 0);
-	if (len <= 0) {
-		printf("FAIL: cannot read %s\n", CTL);
+	if (udt_read_state(ctl, s)) {
+		printf("FAIL: cannot read %s\n", UDT_CTL);
 		exit(1);
-	}
-	buf[len] = 0;
-	sscanf(buf, "unwinds %lu deferred %lu", &s->unwinds, &s->deferred);
-	for (line = strtok_r(buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
-		struct tracer *t;
-
-		sscanf(line, "inject fired %lu", &s->fired);
-		if (sscanf(line, "callchain nr %lu%n", &s->cc_nr, &off) == 1)
-			parse_ips(line + off, s->cc_ips, s->cc_nr < MAX_IPS ? s->cc_nr : MAX_IPS);
-		if (sscanf(line, "tracer %d", &n) != 1 || n < 0 || n > 3)
-			continue;
-		t = &s->t[n];
-		if (sscanf(line, "tracer %*d bit %d calls %lu ret %d first_ret %d req_cookie %llx same %d cookie %llx pid %d nr %lu%n",
-			   &t->bit, &t->calls, &t->ret, &t->first_ret, &t->req_cookie, &t->same,
-			   &t->cookie, &t->pid, &t->nr, &off) < 9)
-			continue;
-		parse_ips(line + off, t->ips, t->nr < MAX_IPS ? t->nr : MAX_IPS);
 	}
 }
 
@@ -105,7 +67,7 @@ NOINLINE void func_c(void)
 static void check_chain(void)
 {
 	const char *const *want = chain_want;
-	struct state s;
+	struct udt_state s;
 	unsigned int i;
 
 	read_state(&s);
@@ -123,7 +85,7 @@ static void check_chain(void)
 
 static unsigned long long request_cookie(const char *cmd)
 {
-	struct state s;
+	struct udt_state s;
 
 	ctl_cmd(cmd);
 	read_state(&s);
@@ -149,7 +111,7 @@ static void test_cookies(void)
 {
 	unsigned long long c1, c2, c3, c4, child;
 	int pipefd[2], status;
-	struct state s;
+	struct udt_state s;
 	pid_t pid;
 
 	/* one entry: 5 requests per tracer from the syscall, 5 from the timer */
@@ -183,7 +145,7 @@ static void test_cookies(void)
 
 static void test_cache(void)
 {
-	struct state before, after;
+	struct udt_state before, after;
 
 	read_state(&before);
 	ctl_cmd("request 3 10 1");
@@ -199,7 +161,7 @@ static void test_cache(void)
 
 static void test_tracers(void)
 {
-	struct state s, s2;
+	struct udt_state s, s2;
 	unsigned long i;
 
 	ctl_cmd("reset");
@@ -209,7 +171,7 @@ static void test_tracers(void)
 	      s.t[0].calls, s.t[1].calls);
 	check(s.t[0].cookie == s.t[1].cookie, "cookies %llx %llx", s.t[0].cookie, s.t[1].cookie);
 	check(s.t[0].nr == s.t[1].nr, "trace lengths %lu %lu", s.t[0].nr, s.t[1].nr);
-	for (i = 0; i < s.t[0].nr && i < MAX_IPS; i++)
+	for (i = 0; i < s.t[0].nr && i < UDT_IPS; i++)
 		check(s.t[0].ips[i] == s.t[1].ips[i], "frame %lu differs", i);
 
 	ctl_cmd("cancel 1");
@@ -228,44 +190,22 @@ static void test_tracers(void)
 	      s2.t[1].calls, s2.t[1].first_ret);
 }
 
-/* Enter the kernel with a chosen frame pointer: the request sees it as FP. */
-static NOINLINE long request_with_fp(unsigned long fp)
-{
-	static const char cmd[] = "request 1 1";
-	long ret;
-#ifdef __x86_64__
-	asm volatile("sub $128, %%rsp\n\tpush %%rbp\n\tmov %[fp], %%rbp\n\tsyscall\n\t"
-		     "pop %%rbp\n\tadd $128, %%rsp"	/* below the red zone */
-		     : "=a"(ret)
-		     : "a"((long)SYS_write), "D"((long)ctl), "S"(cmd), "d"(sizeof(cmd) - 1),
-		       [fp] "r"(fp)
-		     : "rcx", "r11", "memory");
-#else
-	asm volatile("push %%ebp\n\tmov %%esi, %%ebp\n\tint $0x80\n\tpop %%ebp"
-		     : "=a"(ret)
-		     : "a"((long)SYS_write), "b"((long)ctl), "c"(cmd), "d"(sizeof(cmd) - 1),
-		       "S"(fp)
-		     : "memory");
-#endif
-	return ret;
-}
-
 #define DEEP 10000
 
 static void hostile(const char *what, unsigned long fp, unsigned long min_nr, unsigned long max_nr)
 {
-	struct state s;
+	struct udt_state s;
 	unsigned long i;
 
 	check_name = what;
 	ctl_cmd("reset");
-	request_with_fp(fp);
+	udt_request_with_fp(ctl, fp);
 	read_state(&s);
 	printf("%s: %lu frames\n", what, s.t[0].nr);
 	check(s.t[0].calls == 1, "expected 1 callback, got %lu", s.t[0].calls);
 	check(s.t[0].nr >= min_nr && s.t[0].nr <= max_nr, "expected %lu-%lu frames, got %lu",
 	      min_nr, max_nr, s.t[0].nr);
-	for (i = 0; i < s.t[0].nr && i < MAX_IPS; i++)
+	for (i = 0; i < s.t[0].nr && i < UDT_IPS; i++)
 		check(s.t[0].ips[i] < 0x800000000000UL, "kernel address %lx in frame %lu",
 		      s.t[0].ips[i], i);
 }
@@ -305,7 +245,7 @@ static void *storm_thread(void *arg)
 	return NULL;
 }
 
-static void test_storm(char *self)
+static void test_storm(void)
 {
 	int i, j, status;
 
@@ -337,7 +277,7 @@ static void test_storm(char *self)
  */
 static void inject_result(const char *what, int accept)
 {
-	struct state s;
+	struct udt_state s;
 
 	read_state(&s);
 	printf("%s: injected %lu, request ret %d cookie %llx; %lu callbacks, cookie %llx pid %d\n",
@@ -382,7 +322,7 @@ static void test_inject_exit(void)
  */
 static void test_inject_reset(void)
 {
-	struct state s;
+	struct udt_state s;
 
 	ctl_cmd("reset");
 	ctl_cmd("inject reset 2");
@@ -413,7 +353,7 @@ static NOINLINE void exec_caller(char *self)
 	exit(1);
 }
 
-static void test_inject_exec(char *self)
+static void test_inject_exec(void)
 {
 	ctl_cmd("reset");
 	ctl_cmd("inject exec 2");
@@ -423,7 +363,7 @@ static void test_inject_exec(char *self)
 static void test_inject_exec_after(const char *old_caller)
 {
 	unsigned long caller = strtoul(old_caller, NULL, 16);
-	struct state s;
+	struct udt_state s;
 
 	check_name = "inject-exec";
 	next_entry();
@@ -437,7 +377,7 @@ static void test_inject_exec_after(const char *old_caller)
 /* A tracer never registered (3): requests and cancel fail, nothing else acts. */
 static void test_unregistered(void)
 {
-	struct state s, s2;
+	struct udt_state s, s2;
 	long ret;
 
 	read_state(&s);
@@ -465,7 +405,7 @@ static void test_unregistered(void)
  * BPF's get_perf_callchain() sees it (IRQs enabled). */
 static void check_callchain(void)
 {
-	struct state s;
+	struct udt_state s;
 	unsigned int i;
 
 	read_state(&s);
@@ -477,60 +417,73 @@ static void check_callchain(void)
 	}
 }
 
+/*
+ * The known chain's subtests set up what main then runs and checks: the chain
+ * starts at main, which calls func_a itself.
+ */
+static void (*chain_check)(void);
+
+static void test_chain(void)
+{
+	ctl_cmd("reset");
+	chain_check = check_chain;
+}
+
+static void test_callchain(void)
+{
+	ctl_cmd("reset");
+	chain_cmd = "callchain";
+	chain_check = check_callchain;
+}
+
 int main(int argc, char **argv)
 {
+	/* the subtests, which tests/run.sh runs as unwind-NAME (-32) */
+	static const struct subtest tests[] = {
+		{ "chain", test_chain, SUBTEST_64 | SUBTEST_32 },
+		{ "cookies", test_cookies, SUBTEST_64 },
+		{ "cache", test_cache, SUBTEST_64 },
+		{ "tracers", test_tracers, SUBTEST_64 },
+		{ "hostile", test_hostile, SUBTEST_64 | SUBTEST_32 },
+		{ "storm", test_storm, SUBTEST_64 },
+		/* a request in the exit window before the entry context ends is called back */
+		{ "inject-exit", test_inject_exit, SUBTEST_64 },
+		/* a request inside the reset of an entry context: refused or called back
+		 * with its own cookie */
+		{ "inject-reset", test_inject_reset, SUBTEST_64 },
+		/* exec: a request after the old mm's callbacks is delivered with the old
+		 * image's stack */
+		{ "inject-exec", test_inject_exec, SUBTEST_64 },
+		/* requests and cancel of an unregistered tracer fail, nothing else acts */
+		{ "unregistered", test_unregistered, SUBTEST_64 },
+		/* run by tests/cases/unwind-callchain-32.sh, which also checks the log */
+		{ "callchain", test_callchain, 0 },
+	};
 	const char *cmd = argc > 1 ? argv[1] : "";
+	const struct subtest *t = subtest_find(tests, sizeof(tests) / sizeof(tests[0]), argv[1]);
 
+	self = argv[0];
 	if (!strcmp(cmd, "nothing"))
 		return 0;
 	if (!strcmp(cmd, "inject-exec-after") && argc > 2) {
-		ctl = open(CTL, O_RDWR);
+		ctl = open(UDT_CTL, O_RDWR);
 		test_inject_exec_after(argv[2]);
 		goto out;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	ctl = open(CTL, O_RDWR);
-	if (ctl < 0) {
-		printf("SKIP: %s: %s\n", CTL, strerror(errno));
-		return 77;
-	}
+	ctl = udt_open();
 	/* tracers 0 and 1 for the tests; already registered is fine */
 	ctl_raw("init 0");
 	ctl_raw("init 1");
 	check_name = cmd;
-
-	if (!strcmp(cmd, "chain")) {
-		ctl_cmd("reset");
-		func_a();
-		check_chain();
-	}
-	else if (!strcmp(cmd, "cookies"))
-		test_cookies();
-	else if (!strcmp(cmd, "cache"))
-		test_cache();
-	else if (!strcmp(cmd, "tracers"))
-		test_tracers();
-	else if (!strcmp(cmd, "hostile"))
-		test_hostile();
-	else if (!strcmp(cmd, "storm"))
-		test_storm(argv[0]);
-	else if (!strcmp(cmd, "inject-exit"))
-		test_inject_exit();
-	else if (!strcmp(cmd, "inject-reset"))
-		test_inject_reset();
-	else if (!strcmp(cmd, "inject-exec"))
-		test_inject_exec(argv[0]);
-	else if (!strcmp(cmd, "unregistered"))
-		test_unregistered();
-	else if (!strcmp(cmd, "callchain")) {
-		ctl_cmd("reset");
-		chain_cmd = "callchain";
-		func_a();
-		check_callchain();
-	}
-	else {
+	if (!t) {
 		printf("FAIL: unknown test '%s'\n", cmd);
 		return 2;
+	}
+	t->fn();
+	if (chain_check) {
+		func_a();
+		chain_check();
 	}
 out:
 	if (failures) {

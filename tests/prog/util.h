@@ -31,6 +31,12 @@ static inline __attribute__((always_inline)) long raw_syscall3(long nr, long a1,
 }
 
 #ifdef _STDIO_H
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 /*
  * Read up to max hex addresses " %lx %lx ..." from the test interface's line
  * (kernel/unwind/test.c) into ips; returns how many were read.
@@ -48,6 +54,124 @@ static __attribute__((unused)) unsigned long parse_ips(const char *line, unsigne
 	}
 	return i;
 }
+
+/* The [vdso] mapping, from /proc/self/maps; 0 if there is none */
+static __attribute__((unused)) int vdso_range(unsigned long *lo, unsigned long *hi)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", lo, hi) == 2;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * The deferred unwinder's test interface (kernel/unwind/test.c): commands are
+ * written to UDT_CTL, its state is read back from it as text. udt_read_state()
+ * reads that state into a struct udt_state: the counters, each tracer's last
+ * callback and trace (its first UDT_IPS frames; nips of them parsed), the
+ * callchain recorded by the test's perf-like hook, the SFrame counters.
+ */
+#define UDT_CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
+#define UDT_IPS 64
+#define UDT_TRACERS 4
+
+struct udt_tracer {
+	int bit, ret, first_ret, same, pid;
+	unsigned long calls, nr, nips;
+	unsigned long long req_cookie, cookie;
+	unsigned long ips[UDT_IPS];
+};
+
+struct udt_state {
+	unsigned long unwinds, deferred, fired, cc_nr;
+	struct udt_tracer t[UDT_TRACERS];
+	unsigned long cc_ips[UDT_IPS];
+	/* sframe entries (-1 if not shown), discoveries, indexes, budget_stops, bad */
+	long entries, discoveries, indexes, budget_stops, bad;
+};
+
+/* UDT_CTL, open for reading and writing; without it, print SKIP and exit 77 */
+static __attribute__((unused)) int udt_open(void)
+{
+	int fd = open(UDT_CTL, O_RDWR);
+
+	if (fd < 0) {
+		printf("SKIP: %s: %s\n", UDT_CTL, strerror(errno));
+		exit(77);
+	}
+	return fd;
+}
+
+/* Read the state from @fd (UDT_CTL, open); -1 (and a zeroed state) if that fails */
+static __attribute__((unused)) int udt_read_state(int fd, struct udt_state *s)
+{
+	static char buf[65536];
+	char *line, *save;
+	ssize_t len;
+	int n, off;
+
+	memset(s, 0, sizeof(*s));
+	s->entries = -1;
+	len = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (len <= 0)
+		return -1;
+	buf[len] = 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct udt_tracer *t;
+
+		if (sscanf(line, "unwinds %lu deferred %lu", &s->unwinds, &s->deferred) >= 1 ||
+		    sscanf(line, "inject fired %lu", &s->fired) == 1 ||
+		    sscanf(line, "sframe entries %ld", &s->entries) == 1 ||
+		    sscanf(line, "sframe discoveries %ld indexes %ld budget_stops %ld bad %ld",
+			   &s->discoveries, &s->indexes, &s->budget_stops, &s->bad) >= 1)
+			continue;
+		if (sscanf(line, "callchain nr %lu%n", &s->cc_nr, &off) == 1) {
+			parse_ips(line + off, s->cc_ips, s->cc_nr < UDT_IPS ? s->cc_nr : UDT_IPS);
+			continue;
+		}
+		if (sscanf(line, "tracer %d", &n) != 1 || n < 0 || n >= UDT_TRACERS)
+			continue;
+		t = &s->t[n];
+		if (sscanf(line, "tracer %*d bit %d calls %lu ret %d first_ret %d req_cookie %llx same %d cookie %llx pid %d nr %lu%n",
+			   &t->bit, &t->calls, &t->ret, &t->first_ret, &t->req_cookie, &t->same,
+			   &t->cookie, &t->pid, &t->nr, &off) < 9)
+			continue;
+		t->nips = parse_ips(line + off, t->ips, t->nr < UDT_IPS ? t->nr : UDT_IPS);
+	}
+	return 0;
+}
+
+#ifdef SYS_write
+/*
+ * Request a deferred unwind of tracer 0 ("request 1 1" written to @fd) from a
+ * system call made with the frame pointer set to @fp: the unwind starts there.
+ */
+static NOINLINE __attribute__((unused)) long udt_request_with_fp(int fd, unsigned long fp)
+{
+	static const char cmd[] = "request 1 1";
+	long ret;
+#ifdef __x86_64__
+	asm volatile("sub $128, %%rsp\n\tpush %%rbp\n\tmov %[fp], %%rbp\n\tsyscall\n\t"
+		     "pop %%rbp\n\tadd $128, %%rsp"	/* below the red zone */
+		     : "=a"(ret)
+		     : "a"((long)SYS_write), "D"((long)fd), "S"(cmd), "d"(sizeof(cmd) - 1),
+		       [fp] "r"(fp)
+		     : "rcx", "r11", "memory");
+#else
+	asm volatile("push %%ebp\n\tmov %%esi, %%ebp\n\tint $0x80\n\tpop %%ebp"
+		     : "=a"(ret)
+		     : "a"((long)SYS_write), "b"((long)fd), "c"(cmd), "d"(sizeof(cmd) - 1),
+		       "S"(fp)
+		     : "memory");
+#endif
+	return ret;
+}
+#endif
 
 #include <stdarg.h>
 
@@ -91,6 +215,46 @@ static __attribute__((unused, format(printf, 2, 3))) void check_print(int ok, co
 	if (!check_ok_ || check_verbose)				\
 		check_print(check_ok_, __VA_ARGS__);			\
 } while (0)
+
+/*
+ * A program's subtests. tests/run.sh runs each as a test of its own, named
+ * PREFIX-NAME (PREFIX-NAME-32 for the -m32 build; tests/cases/suites gives the
+ * PREFIX of each program): "PROG --list" prints the names of those it runs
+ * in this build (SUBTEST_64, SUBTEST_32), "PROG NAME" runs one.
+ */
+#define SUBTEST_64 1
+#define SUBTEST_32 2
+
+struct subtest {
+	const char *name;
+	void (*fn)(void);
+	int builds;	/* SUBTEST_64 | SUBTEST_32: where run.sh runs it */
+};
+
+/*
+ * The subtest of @tests (@n of them) that @arg names, or NULL; for "--list",
+ * print this build's list and exit.
+ */
+static __attribute__((unused)) const struct subtest *subtest_find(const struct subtest *tests,
+								  unsigned int n, const char *arg)
+{
+#ifdef __x86_64__
+	const int build = SUBTEST_64;
+#else
+	const int build = SUBTEST_32;
+#endif
+	unsigned int i;
+
+	for (i = 0; i < n && arg; i++) {
+		if (!strcmp(arg, "--list") && (tests[i].builds & build))
+			printf("%s\n", tests[i].name);
+		else if (!strcmp(arg, tests[i].name))
+			return &tests[i];
+	}
+	if (arg && !strcmp(arg, "--list"))
+		exit(0);
+	return NULL;
+}
 #endif
 
 #if defined(_DLFCN_H) && defined(__USE_GNU)

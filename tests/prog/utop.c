@@ -28,7 +28,6 @@
 #include <unistd.h>
 #include "util.h"
 
-#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
 #define PAGE 4096
 
 static int ctl = -1;
@@ -58,22 +57,11 @@ NOINLINE long call_stub(void *stub)
 /* The second frame of tracer 0's last trace */
 static unsigned long second_frame(unsigned long *nr)
 {
-	static char buf[65536];
-	unsigned long ips[2] = { 0, 0 };
-	char *line, *save;
-	ssize_t len;
-	int off;
+	struct udt_state s;
 
-	*nr = 0;
-	len = pread(ctl, buf, sizeof(buf) - 1, 0);
-	if (len <= 0)
-		return 0;
-	buf[len] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "tracer 0 bit %*d calls %*u ret %*d first_ret %*d req_cookie %*x same %*d cookie %*x pid %*d nr %lu%n",
-			   nr, &off) >= 1)
-			parse_ips(line + off, ips, *nr < 2 ? *nr : 2);
-	return ips[1];
+	udt_read_state(ctl, &s);
+	*nr = s.t[0].nr;
+	return s.t[0].nr >= 2 ? s.t[0].ips[1] : 0;
 }
 
 /* Is @page in this process's page tables? (mincore() reports the page cache) */
@@ -102,11 +90,7 @@ int main(void)
 	unsigned char *map;
 	int fd, i, failed = 0;
 
-	ctl = open(CTL, O_RDWR);
-	if (ctl < 0) {
-		printf("SKIP: no %s\n", CTL);
-		return 77;
-	}
+	ctl = udt_open();
 	if (write(ctl, "init 0", 6) < 0 && errno != EBUSY)
 		return 1;
 	fd = memfd_create("utop", 0);

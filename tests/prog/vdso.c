@@ -50,20 +50,6 @@ NOINLINE long vr_caller(int fd, long n)
 	return bad;
 }
 
-/* The [vdso] mapping, from /proc/self/maps */
-static int vdso_range(unsigned long *lo, unsigned long *hi)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int found = 0;
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", lo, hi) == 2;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 int main(int argc, char **argv)
 {
 	long i, n = argc > 2 ? atol(argv[2]) : 100, sum = 0;

@@ -16,6 +16,7 @@ sframe_saved_goal := $(.DEFAULT_GOAL)
 TOP ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)
 BUILD ?= $(TOP)/build
 FUZZ_SECONDS ?= 600
+include $(TOP)/tests/flags.mk
 
 SFRAME_SRC := $(TOP)/tests/sframe
 SFRAME_OUT := $(BUILD)/sframe-test
@@ -24,12 +25,11 @@ SFRAME_READER_H := $(BUILD)/linux/include/linux/sframe_reader.h
 SFRAME_HDR := $(SFRAME_OUT)/include/linux/sframe_reader.h
 SFRAME_CC ?= gcc
 SFRAME_CLANG ?= clang
-SFRAME_WARN := -Wall -Wextra -Werror
 # The reader's helpers are __always_inline in the kernel
 SFRAME_DEFS := '-D__always_inline=inline __attribute__((__always_inline__))'
 SFRAME_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 # The sample programs whose real .sframe sections are tested (binutils emits v1)
-SFRAME_GSFRAME := -O2 -fomit-frame-pointer -Wa,--gsframe
+SFRAME_GSFRAME := $(NOFP_CFLAGS) $(GSFRAME)
 SFRAME_SAMPLES := $(SFRAME_OUT)/sample_prog $(SFRAME_OUT)/libsample.so
 
 .PHONY: sframe-unit fuzz
@@ -51,7 +51,7 @@ $(SFRAME_OUT)/sample_prog: $(SFRAME_SRC)/sample_prog.c $(SFRAME_SRC)/sample_asm.
 # The test program is built with SFrame too: it checks its own section
 $(SFRAME_OUT)/test_sframe: $(addprefix $(SFRAME_SRC)/,test_sframe.c sfbuild.c sfelf.c \
 		sfbuild.h sfelf.h fuzz_input.h) $(SFRAME_READER) $(SFRAME_HDR)
-	$(SFRAME_CC) -g -O1 $(SFRAME_WARN) $(SFRAME_DEFS) $(SFRAME_SAN) -Wa,--gsframe \
+	$(SFRAME_CC) -g -O1 $(WARN_CFLAGS) $(SFRAME_DEFS) $(SFRAME_SAN) $(GSFRAME) \
 		-I$(SFRAME_OUT)/include $(filter %.c,$^) -o $@
 
 sframe-unit: $(SFRAME_OUT)/test_sframe $(SFRAME_SAMPLES)
@@ -59,7 +59,7 @@ sframe-unit: $(SFRAME_OUT)/test_sframe $(SFRAME_SAMPLES)
 
 $(SFRAME_OUT)/fuzz_sframe: $(SFRAME_SRC)/fuzz_sframe.c $(SFRAME_SRC)/fuzz_input.h \
 		$(SFRAME_READER) $(SFRAME_HDR)
-	$(SFRAME_CLANG) -g -O1 $(SFRAME_WARN) $(SFRAME_DEFS) -fsanitize=fuzzer,address,undefined \
+	$(SFRAME_CLANG) -g -O1 $(WARN_CFLAGS) $(SFRAME_DEFS) -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -I$(SFRAME_OUT)/include $(filter %.c,$^) -o $@
 
 # The seed corpus is made at build time from the sample programs and hand-built

@@ -8,7 +8,6 @@
 
 SFCONV_SRC := $(TOP)/tools/sframe-conv
 SFCONV_OUT := $(BUILD)/sframe-conv
-SFCONV_CFLAGS := -O2 -g -Wall -Wextra -Werror
 SFCONV_CORE := $(SFCONV_SRC)/sfconv.c $(SFCONV_SRC)/sfconv.h
 SFCONV_BINS := $(SFCONV_OUT)/sframe-conv $(SFCONV_OUT)/libsframe-audit.so
 # The objects the tests convert: Debian's libc, ld.so and libstdc++
@@ -23,16 +22,16 @@ sframe-conv: $(SFCONV_BINS)
 
 $(SFCONV_OUT)/sframe-conv: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/main.c
 	@mkdir -p $(@D)
-	gcc $(SFCONV_CFLAGS) $(filter %.c,$^) -o $@ -ldw -lelf
+	gcc $(TOOL_CFLAGS) $(filter %.c,$^) -o $@ -ldw -lelf
 
 $(SFCONV_OUT)/libsframe-audit.so: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/audit.c
 	@mkdir -p $(@D)
-	gcc $(SFCONV_CFLAGS) -fPIC -shared $(filter %.c,$^) -o $@ -ldw -lelf
+	gcc $(TOOL_CFLAGS) -fPIC -shared $(filter %.c,$^) -o $@ -ldw -lelf
 
 $(SFCONV_OUT)/test_sfconv: $(SFCONV_CORE) $(SFCONV_SRC)/test_sfconv.c $(SFRAME_READER) \
 		$(SFRAME_HDR)
 	@mkdir -p $(@D)
-	gcc -O1 -g $(SFRAME_WARN) $(SFRAME_SAN) -I$(SFRAME_OUT)/include \
+	gcc -O1 -g $(WARN_CFLAGS) $(SFRAME_SAN) -I$(SFRAME_OUT)/include \
 		$(filter %.c,$^) -o $@ -ldw -lelf
 
 # The objects above and this machine's vDSO, every row boundary and every 13th address

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../util.h"
 
 #define FN __attribute__((noipa))
 
@@ -34,20 +35,6 @@ FN long sfk_loop(long n)
 	}
 	ra_main = __builtin_return_address(0);
 	return sum;
-}
-
-/* The [vdso] mapping, from /proc/self/maps */
-static int vdso_range(unsigned long *lo, unsigned long *hi)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/maps", "r");
-	int found = 0;
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", lo, hi) == 2;
-	if (f)
-		fclose(f);
-	return found;
 }
 
 int main(int argc, char **argv)

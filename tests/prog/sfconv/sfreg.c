@@ -32,44 +32,17 @@
 #include "sfconv.h"
 #include "../util.h"
 
-#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
 #define FN __attribute__((noipa))
-#define MAX_IPS 16
+#define MAX_SHOWN 16
 
 static int ctl;
 static long (*outer)(int, const char *, int);
 
-/* Tracer 0's last trace and the registry's size, from the test interface */
-struct state {
-	unsigned long nr, ips[MAX_IPS];
-	long entries;
-};
-
-static void read_state(struct state *s)
-{
-	static char buf[65536];
-	char *line, *nr;
-	ssize_t len;
-
-	memset(s, 0, sizeof(*s));
-	s->entries = -1;
-	len = pread(ctl, buf, sizeof(buf) - 1, 0);
-	buf[len > 0 ? len : 0] = 0;
-	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-		if (sscanf(line, "sframe entries %ld", &s->entries) == 1)
-			continue;
-		if (strncmp(line, "tracer 0 ", 9) || !(nr = strstr(line, " nr ")))
-			continue;
-		s->nr = strtoul(nr + 4, &nr, 10);
-		parse_ips(nr, s->ips, s->nr < MAX_IPS ? s->nr : MAX_IPS);
-	}
-}
-
 static long entries(void)
 {
-	struct state s;
+	struct udt_state s;
 
-	read_state(&s);
+	udt_read_state(ctl, &s);
 	return s.entries;
 }
 
@@ -89,17 +62,17 @@ FN void expect_chain(const char *what, int nocfi, const char *const *want,
 		     unsigned long n, int ends)
 {
 	char got[512] = "";
-	struct state s;
+	struct udt_state s;
 	unsigned long i;
 	int ok;
 
 	sfr_run(nocfi);
-	read_state(&s);
-	for (i = 0; i < s.nr && i < MAX_IPS; i++)
-		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %s", sym(s.ips[i]));
-	ok = s.nr >= n && (!ends || s.nr == n);
+	udt_read_state(ctl, &s);
+	for (i = 0; i < s.t[0].nr && i < MAX_SHOWN; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %s", sym(s.t[0].ips[i]));
+	ok = s.t[0].nr >= n && (!ends || s.t[0].nr == n);
 	for (i = 0; ok && i < n; i++)
-		ok = !strcmp(sym(s.ips[i]), want[i]);
+		ok = !strcmp(sym(s.t[0].ips[i]), want[i]);
 	check(ok, "%s:%s", what, got);
 }
 
@@ -260,17 +233,13 @@ static void test_limit(void)
 int main(void)
 {
 	struct sfconv_loaded l;
-	struct state s;
+	struct udt_state s;
 	long e0, e1;
 	void *h;
 	uint32_t i;
 
 	check_verbose = 1;	/* PASS lines too */
-	ctl = open(CTL, O_RDWR);
-	if (ctl < 0) {
-		printf("SKIP: no %s\n", CTL);
-		return 77;
-	}
+	ctl = udt_open();
 	if (write(ctl, "init 0", 6) < 0 && errno != EBUSY && errno != EEXIST)
 		perror("init 0");
 	elf_version(EV_CURRENT);
@@ -286,9 +255,9 @@ int main(void)
 	 * to sfr_outer; with the section, the walk must end at sfr_nocfi
 	 */
 	sfr_run(1);
-	read_state(&s);
-	check(s.nr >= 2 && !strcmp(sym(s.ips[1]), "sfr_outer"),
-	      "without a section, frame pointers go on to %s", s.nr >= 2 ? sym(s.ips[1]) : "-");
+	udt_read_state(ctl, &s);
+	check(s.t[0].nr >= 2 && !strcmp(sym(s.t[0].ips[1]), "sfr_outer"),
+	      "without a section, frame pointers go on to %s", s.t[0].nr >= 2 ? sym(s.t[0].ips[1]) : "-");
 	e0 = entries();
 	test_errors(&l);
 	check(reg(&(struct prctl_sframe){ (uint64_t)l.sframe, l.sframe_size, l.text_start,

@@ -20,56 +20,31 @@
 #include <unistd.h>
 #include "../util.h"
 
-#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
 #define DEPTH 50
-#define MAX_IPS 64
 
 long manyfre_big(long depth, long calls, long nr, long a1, long a2, long a3);
 
 static int ctl = -1;
 
-/* Tracer 0's last trace; the number of FRE indexes built */
-static unsigned long read_state(unsigned long *ips, long *indexes)
-{
-	static char buf[65536];
-	unsigned long nr = 0;
-	char *line, *save;
-	ssize_t len;
-	int off;
-
-	len = pread(ctl, buf, sizeof(buf) - 1, 0);
-	if (len <= 0)
-		return 0;
-	buf[len] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "sframe discoveries %*d indexes %ld", indexes) == 1)
-			continue;
-		if (sscanf(line, "tracer 0 bit %*d calls %*u ret %*d first_ret %*d req_cookie %*x same %*d cookie %*x pid %*d nr %lu%n",
-			   &nr, &off) >= 1)
-			parse_ips(line + off, ips, nr < MAX_IPS ? nr : MAX_IPS);
-	}
-	return nr;
-}
-
 int main(int argc, char **argv)
 {
 	static const char cmd[] = "request 1 1";
 	int n = argc > 1 ? atoi(argv[1]) : 3, i, k, bad = 0;
-	unsigned long ips[MAX_IPS], nr;
-	long idx0 = -1, idx1 = -1, idx;
+	struct udt_state s;
+	unsigned long *ips = s.t[0].ips, nr;
+	long idx0, idx1 = -1, idx = -1;
 
-	ctl = open(CTL, O_RDWR);
-	if (ctl < 0) {
-		printf("SKIP: no %s\n", CTL);
-		return 77;
-	}
+	ctl = udt_open();
 	if (write(ctl, "init 0", 6) < 0 && errno != EBUSY)
 		return 1;
-	read_state(ips, &idx0);
+	udt_read_state(ctl, &s);
+	idx0 = s.indexes;
 	for (i = 0; i < n; i++) {
 		manyfre_big(DEPTH, 1, SYS_write, ctl, (long)cmd, sizeof(cmd) - 1);
 		barrier();
-		nr = read_state(ips, &idx);
+		udt_read_state(ctl, &s);
+		nr = s.t[0].nr;
+		idx = s.indexes;
 		if (!i)
 			idx1 = idx;
 		for (k = 0; k <= DEPTH && k < (int)nr; k++)

@@ -35,8 +35,6 @@
 #include <unistd.h>
 #include "../util.h"
 
-#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
-#define MAX_IPS 64
 #define FN __attribute__((noipa))
 
 int sf1_b(int (*cb)(int), int x);
@@ -47,11 +45,6 @@ static const char *const want[] = { "sf_leaf", "sfdl_c", "sf_cb", "sf1_b", "sf_a
 static int ctl = -1;
 static const char *request = "request 1 1";
 static int (*dl_c)(int (*)(int), int);
-
-struct trace {
-	unsigned long nr, ips[MAX_IPS];
-	long entries;
-};
 
 FN int sf_leaf(int x)
 {
@@ -90,46 +83,29 @@ static void ctl_cmd(const char *cmd)
 		die(cmd);
 }
 
-/* The last callback of tracer 0, and the registry entries of all mms */
-static void read_trace(struct trace *t)
+/* The last callback of tracer 0 (its first frames: nips), the registry entries of all mms */
+static void read_state(struct udt_state *s)
 {
-	static char buf[65536];
-	char *line, *p;
-	ssize_t len;
-	int off;
-
-	memset(t, 0, sizeof(*t));
-	t->entries = -1;
-	len = pread(ctl, buf, sizeof(buf) - 1, 0);
-	if (len <= 0)
-		die("cannot read " CTL);
-	buf[len] = 0;
-	for (line = strtok_r(buf, "\n", &p); line; line = strtok_r(NULL, "\n", &p)) {
-		if (sscanf(line, "sframe entries %ld", &t->entries) == 1)
-			continue;
-		if (sscanf(line, "tracer 0 bit %*d calls %*u ret %*d first_ret %*d req_cookie %*x same %*d cookie %*x pid %*d nr %lu%n",
-			   &t->nr, &off) < 1)
-			continue;
-		t->nr = parse_ips(line + off, t->ips, t->nr < MAX_IPS ? t->nr : MAX_IPS);
-	}
+	if (udt_read_state(ctl, s))
+		die("cannot read " UDT_CTL);
 }
 
-static void print_trace(const char *tag, const struct trace *t)
+static void print_trace(const char *tag, const struct udt_tracer *t)
 {
 	unsigned long i;
 
-	printf("%s: %lu frames:", tag, t->nr);
-	for (i = 0; i < t->nr && i < NWANT + 2; i++)
+	printf("%s: %lu frames:", tag, t->nips);
+	for (i = 0; i < t->nips && i < NWANT + 2; i++)
 		printf(" %s", sym(t->ips[i]));
 	printf("\n");
 }
 
 /* Does the trace start with exactly the known chain? */
-static int full_chain(const struct trace *t)
+static int full_chain(const struct udt_tracer *t)
 {
 	unsigned int i;
 
-	if (t->nr < NWANT)
+	if (t->nips < NWANT)
 		return 0;
 	for (i = 0; i < NWANT; i++)
 		if (strcmp(sym(t->ips[i]), want[i]))
@@ -237,13 +213,13 @@ FN void dlloop_before(unsigned int i)
 
 FN void dlloop_after(unsigned int i)
 {
-	struct trace t;
+	struct udt_state s;
 
-	read_trace(&t);
-	if (!full_chain(&t)) {
+	read_state(&s);
+	if (!full_chain(&s.t[0])) {
 		if (mismatches++ < 5) {
 			printf("iteration %u (%s at %lx): ", i, i & 1 ? "libsf3" : "libsf2", dl_base());
-			print_trace("wrong chain", &t);
+			print_trace("wrong chain", &s.t[0]);
 		}
 	}
 }
@@ -265,10 +241,10 @@ static inline __attribute__((always_inline)) int dlloop_round(unsigned int i)
 
 static long entries_now(void)
 {
-	struct trace t;
+	struct udt_state s;
 
-	read_trace(&t);
-	return t.entries;
+	read_state(&s);
+	return s.entries;
 }
 
 int main(int argc, char **argv)
@@ -276,7 +252,7 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "chain";
 	unsigned int i, n = argc > 2 ? atoi(argv[2]) : 2;
 	long e0, e1, s0, s1, grow_kb;
-	struct trace t;
+	struct udt_state s;
 	char *slash;
 	int ret = 0;
 
@@ -286,11 +262,7 @@ int main(int argc, char **argv)
 	if (slash)
 		*slash = 0;
 
-	ctl = open(CTL, O_RDWR);
-	if (ctl < 0) {
-		printf("SKIP: no %s\n", CTL);
-		return 77;
-	}
+	ctl = udt_open();
 	ctl_cmd("init 0");
 	ctl_cmd("reset");
 
@@ -343,13 +315,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		ret += sf_a(i);
 		barrier();
-		read_trace(&t);
-		print_trace(mode, &t);
-		if (!strcmp(mode, "chain") && !full_chain(&t))
+		read_state(&s);
+		print_trace(mode, &s.t[0]);
+		if (!strcmp(mode, "chain") && !full_chain(&s.t[0]))
 			die("expected the chain sf_leaf sfdl_c sf_cb sf1_b sf_a main");
-		if (!strcmp(mode, "control") && full_chain(&t))
+		if (!strcmp(mode, "control") && full_chain(&s.t[0]))
 			die("the chain was found without SFrame: the chain test proves nothing");
-		if (t.nr < 1 || strcmp(sym(t.ips[0]), "sf_leaf"))
+		if (s.t[0].nips < 1 || strcmp(sym(s.t[0].ips[0]), "sf_leaf"))
 			die("the trace does not start at sf_leaf");
 	}
 	printf("registry entries %ld\n", entries_now());

@@ -39,7 +39,6 @@
 #include <unistd.h>
 #include "../util.h"
 
-#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
 #define TEXT_SIZE (4UL << 30)
 #define FRE_SIZE 6	/* 4-byte start, info, 1-byte offset */
 #define CFA_OFF 24
@@ -112,47 +111,11 @@ static long ctl_write(const char *cmd)
 	return write(ctl, cmd, strlen(cmd));
 }
 
-/* Enter the kernel with a chosen frame pointer: the request sees it as FP */
-static NOINLINE long request_with_fp(unsigned long fp)
+/* The test interface's state; fails if it cannot be read */
+static void read_state(struct udt_state *s)
 {
-	static const char cmd[] = "request 1 1";
-	long ret;
-
-	asm volatile("sub $128, %%rsp\n\tpush %%rbp\n\tmov %[fp], %%rbp\n\tsyscall\n\t"
-		     "pop %%rbp\n\tadd $128, %%rsp"	/* below the red zone */
-		     : "=a"(ret)
-		     : "a"((long)SYS_write), "D"((long)ctl), "S"(cmd), "d"(sizeof(cmd) - 1),
-		       [fp] "r"(fp)
-		     : "rcx", "r11", "memory");
-	return ret;
-}
-
-struct counters {
-	long budget_stops, bad, indexes;
-};
-
-/* The counters and tracer 0's trace (its first 64 ips) */
-static unsigned long read_state(struct counters *c, unsigned long *ips)
-{
-	static char buf[65536];
-	unsigned long nr = 0;
-	char *line, *save;
-	ssize_t len;
-	int off;
-
-	len = pread(ctl, buf, sizeof(buf) - 1, 0);
-	if (len <= 0)
-		die("read " CTL);
-	buf[len] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "sframe discoveries %*d indexes %ld budget_stops %ld bad %ld",
-			   &c->indexes, &c->budget_stops, &c->bad) == 3)
-			continue;
-		if (sscanf(line, "tracer 0 bit %*d calls %*u ret %*d first_ret %*d req_cookie %*x same %*d cookie %*x pid %*d nr %lu%n",
-			   &nr, &off) >= 1)
-			parse_ips(line + off, ips, nr < 64 ? nr : 64);
-	}
-	return nr;
+	if (udt_read_state(ctl, s))
+		die("read " UDT_CTL);
 }
 
 static long long now_ms(void)
@@ -217,20 +180,21 @@ static unsigned char *setup(unsigned long nfres, unsigned long size, unsigned lo
 static int trace_case(unsigned long nfres, unsigned long size, unsigned long frames,
 		      long start, unsigned long *stack)
 {
-	unsigned long ips[64], nr, i, good = 0;
-	struct counters c0, c1;
+	unsigned long nr, i, good = 0;
+	struct udt_state c0, c1;
 	unsigned char *text;
 	long long t0, t1;
 
 	text = setup(nfres, size, frames, start, stack);
-	read_state(&c0, ips);
+	read_state(&c0);
 	t0 = now_ms();
-	if (request_with_fp((unsigned long)stack) < 0)
+	if (udt_request_with_fp(ctl, (unsigned long)stack) < 0)
 		die("request");
 	t1 = now_ms();
-	nr = read_state(&c1, ips);
-	for (i = 1; i < nr && i < 64; i++)
-		good += ips[i] == ra_of(text, start, nfres, i - 1);
+	read_state(&c1);
+	nr = c1.t[0].nr;
+	for (i = 1; i < nr && i < UDT_IPS; i++)
+		good += c1.t[0].ips[i] == ra_of(text, start, nfres, i - 1);
 	printf("nr %lu ok %lu budget_stops %ld bad %ld indexes %ld ms %lld\n", nr, good,
 	       c1.budget_stops - c0.budget_stops, c1.bad - c0.bad, c1.indexes - c0.indexes,
 	       t1 - t0);
@@ -255,7 +219,7 @@ static int kill_case(unsigned long nfres, unsigned long size, unsigned long fram
 		setup(nfres, size, frames, start, stack);
 		if (write(to_parent[1], "s", 1) != 1)	/* starting the request */
 			_exit(2);
-		request_with_fp((unsigned long)stack);
+		udt_request_with_fp(ctl, (unsigned long)stack);
 		if (write(to_parent[1], "d", 1) != 1)	/* done: too early */
 			_exit(2);
 		pause();
@@ -301,11 +265,7 @@ int main(int argc, char **argv)
 
 	if (frames < 1 || frames > MAX_FRAMES)
 		frames = MAX_FRAMES;
-	ctl = open(CTL, O_RDWR);
-	if (ctl < 0) {
-		printf("SKIP: no %s\n", CTL);
-		return 77;
-	}
+	ctl = udt_open();
 	ctl_write("init 0");
 	ctl_write("reset");
 

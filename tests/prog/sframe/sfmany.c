@@ -29,9 +29,7 @@
 #include <unistd.h>
 #include "../util.h"
 
-#define CTL "/sys/kernel/debug/unwind_deferred_test/ctl"
 #define NLIBS 300
-#define MAX_IPS 64
 
 typedef long (*hop_fn)(void *const *fns, long i);
 
@@ -81,32 +79,10 @@ NOINLINE long run_chain(void)
 	return ret;
 }
 
-struct state {
-	long discoveries, unwinds;
-	unsigned long nr, ips[MAX_IPS];
-};
-
-static void read_state(struct state *s)
+static void read_state(struct udt_state *s)
 {
-	static char buf[65536];
-	char *line, *save;
-	ssize_t len;
-	int off;
-
-	memset(s, 0, sizeof(*s));
-	len = pread(ctl, buf, sizeof(buf) - 1, 0);
-	if (len <= 0)
-		die("read " CTL);
-	buf[len] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "unwinds %ld", &s->unwinds) == 1)
-			continue;
-		if (sscanf(line, "sframe discoveries %ld", &s->discoveries) == 1)
-			continue;
-		if (sscanf(line, "tracer 0 bit %*d calls %*u ret %*d first_ret %*d req_cookie %*x same %*d cookie %*x pid %*d nr %lu%n",
-			   &s->nr, &off) >= 1)
-			parse_ips(line + off, s->ips, s->nr < MAX_IPS ? s->nr : MAX_IPS);
-	}
+	if (udt_read_state(ctl, s))
+		die("read " UDT_CTL);
 }
 
 /* Copy @lib to @dir NLIBS times and dlopen the copies */
@@ -155,8 +131,9 @@ static int in_object(unsigned long ip, int i)
 
 int main(int argc, char **argv)
 {
-	long d[4], u0, requests = 3;
-	struct state s, first;
+	long d[4], requests = 3;
+	unsigned long u0;
+	struct udt_state s, first;
 	unsigned long good = 0, i;
 	char *tramp;
 
@@ -164,11 +141,7 @@ int main(int argc, char **argv)
 		printf("usage: sfmany LIB DIR\n");
 		return 2;
 	}
-	ctl = open(CTL, O_RDWR);
-	if (ctl < 0) {
-		printf("SKIP: no %s\n", CTL);
-		return 77;
-	}
+	ctl = udt_open();
 	if (write(ctl, "init 0", 6) < 0 && errno != EBUSY)
 		die("init 0");
 	if (write(ctl, "reset", 5) != 5)
@@ -197,11 +170,11 @@ int main(int argc, char **argv)
 	}
 
 	/* leaf, trampoline, the libraries from the last, as far as shown */
-	for (i = 1; i < first.nr && i < MAX_IPS; i++)
-		good += in_object(first.ips[i], NLIBS + 1 - i);
-	printf("discoveries %ld %ld %ld unwinds %ld requests %ld nr %lu good %lu\n",
-	       d[1] - d[0], d[2] - d[1], d[3] - d[2], s.unwinds - u0, requests, first.nr, good);
-	if (first.nr < NLIBS + 3 || good != MAX_IPS - 1) {
+	for (i = 1; i < first.t[0].nr && i < UDT_IPS; i++)
+		good += in_object(first.t[0].ips[i], NLIBS + 1 - i);
+	printf("discoveries %ld %ld %ld unwinds %lu requests %ld nr %lu good %lu\n",
+	       d[1] - d[0], d[2] - d[1], d[3] - d[2], s.unwinds - u0, requests, first.t[0].nr, good);
+	if (first.t[0].nr < NLIBS + 3 || good != UDT_IPS - 1) {
 		printf("FAIL: the chain through %d libraries and the trampoline was not found\n",
 		       NLIBS);
 		return 1;
@@ -215,8 +188,8 @@ int main(int argc, char **argv)
 		printf("FAIL: discovery ran again for objects met before\n");
 		return 1;
 	}
-	if (s.unwinds - u0 != requests) {
-		printf("FAIL: %ld unwinds for %ld requests\n", s.unwinds - u0, requests);
+	if (s.unwinds - u0 != (unsigned long)requests) {
+		printf("FAIL: %lu unwinds for %ld requests\n", s.unwinds - u0, requests);
 		return 1;
 	}
 	printf("ok\n");

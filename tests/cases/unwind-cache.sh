@@ -1,2 +1,0 @@
-# deferred unwinder, test interface: cache (64-bit)
-exec "$BIN/udt" cache

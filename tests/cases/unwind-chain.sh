@@ -1,2 +1,0 @@
-# deferred unwinder, test interface: chain (64-bit)
-exec "$BIN/udt" chain

@@ -1,2 +1,0 @@
-# deferred unwinder, test interface: hostile (64-bit)
-exec "$BIN/udt" hostile

@@ -1,2 +1,0 @@
-# deferred unwinder, test interface: storm (64-bit)
-exec "$BIN/udt" storm

@@ -1,2 +1,0 @@
-# deferred unwinder, test interface: tracers (64-bit)
-exec "$BIN/udt" tracers

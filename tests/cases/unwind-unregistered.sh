@@ -1,2 +1,0 @@
-# test interface: requests and cancel of an unregistered tracer fail, nothing else acts
-exec "$BIN/udt" unregistered

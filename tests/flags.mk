@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+# The compiler flags of the programs the harness builds, the one place they are set.
+# Included by the top-level Makefile and by tests/sframe/sframe.mk (which is also
+# used on its own).
+ifndef WARN_CFLAGS
+WARN_CFLAGS := -Wall -Wextra -Werror
+# Guest test programs whose chains a frame pointer walk must find whole (tests/prog/*.c
+# and the frame-pointer ones of tests/prog/*/): every function sets up its frame and
+# every call stays a call
+TEST_CFLAGS := -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-inline \
+	$(WARN_CFLAGS)
+# Programs and libraries without frame pointers: only SFrame (GSFRAME), registered
+# SFrame or nothing finds their callers
+NOFP_CFLAGS := -O2 -g -fomit-frame-pointer $(WARN_CFLAGS)
+# binutils 2.40 emits SFrame v1
+GSFRAME := -Wa,--gsframe
+# Host tools (tsc-khz, sfpatch, the converter)
+TOOL_CFLAGS := -O2 -g $(WARN_CFLAGS)
+endif
