@@ -205,6 +205,23 @@ expect_exact() {
 		fail "fewer than $3% of the samples complete: $1"
 }
 
+# record_exact MODE KERNEL PROG ARG...: perf record -e cpu-clock with the call graph MODE
+# (-g, --call-graph fp,defer) of PROG, which prints its real chain ("expect: SPEC...");
+# then the samples of PROG in the kernel function KERNEL (an ERE) against it (exact_chains):
+# >= 50 samples checked, none bad, >= 95% complete
+record_exact() {
+	mode=$1 kernel=$2
+	shift 2
+	"$PERF" record -q -e cpu-clock -F 2000 $mode -o perf.data -- "$@" > out.txt 2> record.err ||
+		fail "perf record $mode failed: $(tail -n 1 record.err)"
+	grep -q '^expect: ' out.txt || fail "$* printed no chain: $(cat out.txt)"
+	"$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt 2> script.err ||
+		fail "perf script failed: $(tail -n 1 script.err)"
+	echo "$mode, $*: $(sed -n 's/^expect: //p' out.txt)"
+	r=$(exact_chains script.txt "$(basename "$1")" "$kernel" $(sed -n 's/^expect: //p' out.txt))
+	expect_exact "$r" 50 95
+}
+
 # sfconv_record PROG ARG...: perf record --call-graph fp,defer of PROG, once with
 # libsframe-audit.so (files audit.out, .err, .txt: perf script) and once without (plain.*)
 sfconv_record() {

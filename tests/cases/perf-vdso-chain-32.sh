@@ -7,13 +7,5 @@
 # it (no frame pointer walk can see it).
 . "$TOP/tests/lib.sh"
 for mode in -g "--call-graph fp,defer"; do
-	"$PERF" record -q -e cpu-clock -F 2000 $mode -o perf.data -- "$BIN/vdso-32" chain 2000 \
-		> out.txt 2> record.err || fail "perf record $mode failed: $(tail -n 1 record.err)"
-	grep -q '^expect: ' out.txt || fail "vdso-32 chain printed no chain: $(cat out.txt)"
-	"$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt 2> script.err ||
-		fail "perf script failed: $(tail -n 1 script.err)"
-	echo "$mode: $(sed -n 's/^expect: //p' out.txt)"
-	r=$(exact_chains script.txt vdso-32 'read_zero|rep_stos_alternative' \
-		$(sed -n 's/^expect: //p' out.txt))
-	expect_exact "$r" 50 95
+	record_exact "$mode" 'read_zero|rep_stos_alternative' "$BIN/vdso-32" chain 2000
 done

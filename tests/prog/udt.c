@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +211,70 @@ static void hostile(const char *what, unsigned long fp, unsigned long min_nr, un
 		      s.t[0].ips[i], i);
 }
 
+#ifdef __i386__
+static volatile unsigned long rt_tramp;
+
+static void tramp_handler(int sig)
+{
+	(void)sig;
+	rt_tramp = (unsigned long)__builtin_return_address(0);
+}
+
+/*
+ * Fake signal frames of the vDSO's __kernel_rt_sigreturn (found by a handler installed
+ * without SA_RESTORER): a frame that returns to it, the saved context (sigcontext_32,
+ * in words: bp 6, sp 7, ip 14, cs 15, ss 18) 160 bytes above its CFA (rt_sigframe_ia32
+ * without its return address). The walk goes on from a context that makes sense, and
+ * ends at one that does not: a stack pointer that does not go up, other segments, a
+ * null ip.
+ */
+static void hostile_sigframes(void)
+{
+	struct {
+		unsigned long handler, flags, restorer, mask[2];
+	} act = { (unsigned long)tramp_handler, SA_SIGINFO, 0, { 0, 0 } };
+	unsigned long f[160] = { 0 }, *sc = &f[2 + 40], *sc2 = &f[64 + 40];
+	unsigned long ip = (unsigned long)func_b + 1, cs, ss;
+	struct udt_state s;
+
+	if (syscall(SYS_rt_sigaction, SIGUSR2, &act, NULL, sizeof(act.mask)) ||
+	    kill(getpid(), SIGUSR2) || !rt_tramp) {
+		check(0, "no vDSO sigreturn trampoline: %lx", rt_tramp);
+		return;
+	}
+	asm("mov %%cs, %0\n\tmov %%ss, %1" : "=r"(cs), "=r"(ss));
+	f[1] = rt_tramp;
+	sc[7] = (unsigned long)&f[70];
+	sc[14] = ip;
+	sc[15] = cs;
+	sc[18] = ss;
+	hostile("sigframe", (unsigned long)f, 3, 3);
+	read_state(&s);
+	check(s.t[0].ips[1] == rt_tramp && s.t[0].ips[2] == ip,
+	      "expected %lx %lx, got %lx %lx", rt_tramp, ip, s.t[0].ips[1], s.t[0].ips[2]);
+
+	sc[7] = (unsigned long)&sc[10];
+	hostile("sigframe-sp", (unsigned long)f, 2, 2);
+	sc[7] = (unsigned long)&f[70];
+	sc[15] = cs ^ 8;
+	hostile("sigframe-cs", (unsigned long)f, 2, 2);
+	sc[15] = cs;
+	sc[14] = 0;
+	hostile("sigframe-ip", (unsigned long)f, 2, 2);
+
+	/* interrupted in the trampoline: a second signal frame above, then one below */
+	sc[14] = rt_tramp;
+	sc[7] = (unsigned long)&f[64];
+	sc2[7] = (unsigned long)&f[140];
+	sc2[14] = ip;
+	sc2[15] = cs;
+	sc2[18] = ss;
+	hostile("sigframe-nested", (unsigned long)f, 4, 4);
+	sc2[7] = (unsigned long)&f[2];
+	hostile("sigframe-down", (unsigned long)f, 3, 3);
+}
+#endif
+
 static void test_hostile(void)
 {
 	/* fake frames live here, in this function's frame: above the SP */
@@ -234,6 +299,9 @@ static void test_hostile(void)
 	frames[2 * DEEP] = 0;
 	frames[2 * DEEP + 1] = 0;
 	hostile("deep", (unsigned long)frames, cache_max - 8, cache_max);
+#ifdef __i386__
+	hostile_sigframes();
+#endif
 	check_name = "hostile";
 }
 
