@@ -27,7 +27,8 @@ include tools/sframe-conv/sframe-conv.mk
 -include bench/*.mk
 export BENCH_WORKLOADS BENCH_MODES
 
-.PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check demo bench clean fuzz
+.PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check demo bench clean \
+	fuzz series-check
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
@@ -37,6 +38,8 @@ help:
 	@echo '              build/bench/results.md, .csv, chart.png (docs/bench.md)'
 	@echo 'make tree     prepare build/linux (base + patches/series); RESET=1 re-applies'
 	@echo 'make export   write build/linux commits base..HEAD back to patches/'
+	@echo 'make series-check   build every commit of the series (default kernel; perf'
+	@echo '              where it changes) and checkpatch --strict it; SERIES=range'
 	@echo 'make kernel | kernel-debug | perf | tests    build one part'
 	@echo 'make clean    remove what was built or run (keeps build/linux, build/npm)'
 	@echo 'make sframe-unit   user-space unit tests of the SFrame reader'
@@ -44,6 +47,7 @@ help:
 	@echo 'make sframe-conv   the .eh_frame -> SFrame converter and its LD_AUDIT helper'
 	@echo 'make sframe-conv-test   its tests against libdw (Debian libc, ld.so, libstdc++)'
 	@echo 'Settings: FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
+	@echo '          SERIES=base..HEAD (the commits series-check builds),'
 	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds,'
 	@echo '          BENCH_WORKLOADS="deep zero fault compute threads deep-32",'
 	@echo '          BENCH_MODES="none sfnone fp defer dwarf sframe" (subsets)'
@@ -60,6 +64,11 @@ tree: deps
 
 export:
 	@scripts/export.sh
+
+# Every patch builds on its own and is checkpatch clean: run it before `make export`.
+# Not part of check (about 1 minute per commit, more for header changes).
+series-check: tree
+	@scripts/series-check.sh $(SERIES)
 
 kernel: tree
 	@scripts/build-kernel.sh default
@@ -99,5 +108,5 @@ bench: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
 # template fetched from npm (build/npm)
 clean:
 	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-* $(BUILD)/bench \
-		$(BUILD)/demo $(BUILD)/vm $(BUILD)/sframe-test $(BUILD)/sframe-conv \
+		$(BUILD)/demo $(BUILD)/vm $(BUILD)/sframe-test $(BUILD)/series-check $(BUILD)/sframe-conv \
 		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.*

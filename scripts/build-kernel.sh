@@ -3,11 +3,13 @@
 # Usage: build-kernel.sh FLAVOUR   (default | debug); output in build/kernel-FLAVOUR/
 # The .config is tinyconfig plus config/default.config (plus config/debug.config for
 # "debug"); it is only rewritten when its content changes, so rebuilds stay incremental.
+# KERNEL_TREE and KERNEL_OUT build another source tree into another directory
+# (scripts/series-check.sh builds each commit of the series that way).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${1:-default}
-tree=$top/build/linux
-out=$top/build/kernel-$flavour
+tree=${KERNEL_TREE:-$top/build/linux}
+out=${KERNEL_OUT:-$top/build/kernel-$flavour}
 frags=("$top/config/default.config")
 [ "$flavour" = default ] || frags+=("$top/config/$flavour.config")
 for f in "${frags[@]}"; do [ -f "$f" ] || { echo "build-kernel: no $f" >&2; exit 1; }; done

@@ -1,0 +1,94 @@
+#!/bin/bash
+# Check that every patch of the series stands on its own: for each commit of
+# base..HEAD of build/linux (or of the revision range given), in order, build the
+# default kernel (and perf when the commit touches perf or the tools headers it uses)
+# and run checkpatch.pl --strict on the commit.
+# Usage: series-check.sh [REVISION-RANGE]   (default: base..HEAD)
+# The commits are checked out in a scratch worktree, build/series-check/linux, and built
+# incrementally into build/series-check/{kernel,perf}, so a run after the first one only
+# rebuilds what the commits change. Logs: build/series-check/logs/. Builds run under
+# nice -n 19. Prints one line per commit and ends with "N passed, N failed".
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+dir=$top/build/series-check
+wt=$dir/linux
+logs=$dir/logs
+range=${1:-base..HEAD}
+[ -d "$tree/.git" ] || { echo "series-check: no $tree (make tree)" >&2; exit 1; }
+
+commits=$(git -C "$tree" rev-list --reverse "$range")
+[ -n "$commits" ] || { echo "series-check: no commits in $range" >&2; exit 1; }
+if [ ! -e "$wt/.git" ]; then
+	rm -rf "$wt"
+	git -C "$tree" worktree prune
+	git -C "$tree" worktree add -q --detach "$wt" base
+fi
+mkdir -p "$logs" "$dir/perf"
+
+# A warning of the compiler in a file the commit changes fails the commit, like an error.
+warnings() { # LOG COMMIT
+	local f n=0
+	for f in $(git -C "$tree" show --format= --name-only "$2" -- '*.c' '*.h'); do
+		n=$((n + $(grep -c "^[^ ]*$f:[0-9]*:[0-9]*: warning:" "$1" || true)))
+	done
+	echo "$n"
+}
+
+passed=0 failed=0 i=0 start=$SECONDS
+for c in $commits; do
+	i=$((i + 1))
+	short=$(git -C "$tree" rev-parse --short=12 "$c")
+	subject=$(git -C "$tree" log -1 --format=%s "$c")
+	log=$logs/$(printf %04d $i)-$short.log
+	ok=1 t0=$SECONDS
+	git -C "$wt" checkout -q -f --detach "$c"
+
+	if KERNEL_TREE=$wt KERNEL_OUT=$dir/kernel nice -n 19 \
+		"$top/scripts/build-kernel.sh" default >"$log" 2>&1; then
+		w=$(warnings "$log" "$c")
+		kernel="kernel ok"
+		[ "$w" = 0 ] || { kernel="kernel $w warning(s)"; ok=0; }
+	else
+		kernel="kernel FAILED"; ok=0
+	fi
+	kernel+=" $((SECONDS - t0))s"
+
+	perf=""
+	if git -C "$tree" show --format= --name-only "$c" | grep -q '^tools/\(perf\|include\|lib\)/'; then
+		t1=$SECONDS
+		if nice -n 19 make -s -C "$wt/tools/perf" O="$dir/perf" -j"$(nproc)" CC="ccache gcc" \
+			NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_SLANG=1 NO_JEVENTS=1 NO_LIBBPF=1 \
+			WERROR=0 NO_SHELLCHECK=1 >>"$log" 2>&1; then
+			perf=", perf ok"
+		else
+			perf=", perf FAILED"; ok=0
+		fi
+		perf+=" $((SECONDS - t1))s"
+	fi
+
+	# Patches of the tools only are held to perf's conventions, which checkpatch does not
+	# know: C99 PRI* format macros, help strings split across lines, a shell test's
+	# description on line 2 (before its SPDX tag), new files covered by tools/perf/ in
+	# MAINTAINERS.
+	ignore=()
+	git -C "$tree" show --format= --name-only "$c" | grep -qv '^tools/' ||
+		ignore=(--ignore CAMELCASE,SPLIT_STRING,SPDX_LICENSE_TAG,FILE_PATH_CHANGES)
+	cp=$(cd "$wt" && git format-patch -1 --stdout "$c" |
+		scripts/checkpatch.pl --strict --no-summary --terse "${ignore[@]}" - 2>/dev/null ||
+		true)
+	if [ -n "$cp" ]; then
+		printf '%s\n' "$cp" >>"$log"
+		cp=", checkpatch $(printf '%s\n' "$cp" | wc -l) issue(s)"; ok=0
+	else
+		cp=", checkpatch clean"
+	fi
+
+	n=$(git -C "$tree" show --format= --numstat "$c" |
+		awk '$3 !~ /^(tools\/testing|tests)\// { n += $1 + $2 } END { print n + 0 }')
+	if [ "$ok" = 1 ]; then passed=$((passed + 1)); r=PASS; else failed=$((failed + 1)); r=FAIL; fi
+	printf '%s %04d %s %4d lines: %s%s%s  %s\n' "$r" "$i" "$short" "$n" "$kernel" "$perf" "$cp" "$subject"
+done
+echo "series-check: $((SECONDS - start))s for $i commits, logs in $logs"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
