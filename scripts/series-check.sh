@@ -27,9 +27,9 @@ fi
 mkdir -p "$logs" "$dir/perf"
 
 # A warning of the compiler in a file the commit changes fails the commit, like an error.
-warnings() { # LOG COMMIT
+warnings() { # LOG FILES (the commit's)
 	local f n=0
-	for f in $(git -C "$tree" show --format= --name-only "$2" -- '*.c' '*.h'); do
+	for f in $(printf '%s\n' "$2" | grep '\.[ch]$'); do
 		n=$((n + $(grep -c "^[^ ]*$f:[0-9]*:[0-9]*: warning:" "$1" || true)))
 	done
 	echo "$n"
@@ -42,11 +42,12 @@ for c in $commits; do
 	subject=$(git -C "$tree" log -1 --format=%s "$c")
 	log=$logs/$(printf %04d $i)-$short.log
 	ok=1 t0=$SECONDS
+	files=$(git -C "$tree" show --format= --name-only "$c")
 	git -C "$wt" checkout -q -f --detach "$c"
 
 	if KERNEL_TREE=$wt KERNEL_OUT=$dir/kernel nice -n 19 \
 		"$top/scripts/build-kernel.sh" default >"$log" 2>&1; then
-		w=$(warnings "$log" "$c")
+		w=$(warnings "$log" "$files")
 		kernel="kernel ok"
 		[ "$w" = 0 ] || { kernel="kernel $w warning(s)"; ok=0; }
 	else
@@ -55,7 +56,7 @@ for c in $commits; do
 	kernel+=" $((SECONDS - t0))s"
 
 	perf=""
-	if git -C "$tree" show --format= --name-only "$c" | grep -q '^tools/\(perf\|include\|lib\)/'; then
+	if printf '%s\n' "$files" | grep -q '^tools/\(perf\|include\|lib\)/'; then
 		t1=$SECONDS
 		if nice -n 19 make -s -C "$wt/tools/perf" O="$dir/perf" -j"$(nproc)" CC="ccache gcc" \
 			NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_SLANG=1 NO_JEVENTS=1 NO_LIBBPF=1 \
@@ -72,7 +73,7 @@ for c in $commits; do
 	# description on line 2 (before its SPDX tag), new files covered by tools/perf/ in
 	# MAINTAINERS.
 	ignore=()
-	git -C "$tree" show --format= --name-only "$c" | grep -qv '^tools/' ||
+	printf '%s\n' "$files" | grep -qv '^tools/' ||
 		ignore=(--ignore CAMELCASE,SPLIT_STRING,SPDX_LICENSE_TAG,FILE_PATH_CHANGES)
 	cp=$(cd "$wt" && git format-patch -1 --stdout "$c" |
 		scripts/checkpatch.pl --strict --no-summary --terse "${ignore[@]}" - 2>/dev/null ||
