@@ -8,17 +8,19 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 pass=0 fail=0 skip=0
-failed=()
+failed=() logs=()
 
 tally() { # FLAVOUR RESULT...
-	local f=$1 r
+	local f=$1 r name
 	shift
 	for r in "$@"; do
 		echo "[$f] $r"
 		case $r in
 		PASS*) pass=$((pass + 1)) ;;
 		SKIP*) skip=$((skip + 1)) ;;
-		*) fail=$((fail + 1)); failed+=("[$f] $r") ;;
+		*) fail=$((fail + 1)); failed+=("[$f] $r")
+			# the test's log, by its name: run.sh writes tests/NAME.log
+			name=${r#* }; logs+=("$top/build/check-$f/tests/${name%%:*}.log") ;;
 		esac
 	done
 }
@@ -63,11 +65,11 @@ for f in "$@"; do
 done
 if [ ${#failed[@]} -gt 0 ]; then
 	echo; echo "Failed:"
-	for r in "${failed[@]}"; do
-		echo "  $r"
+	for i in "${!failed[@]}"; do
+		echo "  ${failed[$i]}"
 		# the first lines of the test's log that say what went wrong
-		log=$(echo "$r" | sed -n 's/.*(log: \(.*\.log\))$/\1/p')
-		[ -f "$log" ] && grep -m 5 -E '^(FAIL|bad chain)' "$log" | cut -c1-300 | sed 's/^/      /'
+		[ -f "${logs[$i]}" ] &&
+			grep -m 5 -E '^(FAIL|bad chain)' "${logs[$i]}" | cut -c1-300 | sed 's/^/      /'
 	done
 	echo "Logs: $top/build/check-*/ (console.log, vm.log, tests/NAME.log)"
 fi
