@@ -92,7 +92,7 @@ function target(t,    n, L, i, w, r, a, b, ok, cnt, nums, lim) {
 }
 
 # One figure for the chart: a row per workload, a column per mode that has it
-function chart(fig,    i, j, w, m, nm, M, seenm) {
+function chart(fig,    i, j, nm, M, seenm) {
 	for (i = 1; i <= nruns; i++)
 		if (rm[i] != "none" && rm[i] != "sfnone" && num(F[rw[i], rm[i], fig]) &&
 		    !(rm[i] in seenm)) {
