@@ -72,9 +72,10 @@ for c in $commits; do
 	# know: C99 PRI* format macros, help strings split across lines, a shell test's
 	# description on line 2 (before its SPDX tag), new files covered by tools/perf/ in
 	# MAINTAINERS.
-	ignore=()
+	# The tree has no upstream history: the commit a Fixes: tag names is not in it.
+	ignore=(--ignore UNKNOWN_COMMIT_ID)
 	printf '%s\n' "$files" | grep -qv '^tools/' ||
-		ignore=(--ignore CAMELCASE,SPLIT_STRING,SPDX_LICENSE_TAG,FILE_PATH_CHANGES)
+		ignore=(--ignore UNKNOWN_COMMIT_ID,CAMELCASE,SPLIT_STRING,SPDX_LICENSE_TAG,FILE_PATH_CHANGES)
 	cp=$(cd "$wt" && git format-patch -1 --stdout "$c" |
 		scripts/checkpatch.pl --strict --no-summary --terse "${ignore[@]}" - 2>/dev/null ||
 		true)

@@ -7,6 +7,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
 src=/usr/src/linux-source-6.12.tar.xz
 ident=(-c user.name=deferred-unwind -c user.email=deferred-unwind@invalid)
+# one preparation at a time (make sframe-unit and make check may both ask for the tree)
+mkdir -p "$top/build"
+exec 9> "$top/build/.tree.lock"
+flock 9
 
 patch_ids() { # stable patch ids of the series files, in order
 	while read -r p; do git patch-id --stable < "$top/patches/$p" | cut -d' ' -f1; done \

@@ -12,9 +12,15 @@
  *                             and wait, and start and join threads, until
  *                             SECONDS have passed
  *        ftdelay exit         exit at once (what churn execs)
+ *        ftdelay blocked MS   a thread holds the task's mmap lock for MS ms
+ *                             (the test interface's mmap_hold); meanwhile
+ *                             the main thread says "holding", calls
+ *                             getppid(2) (its deferred stack is recorded
+ *                             before it returns) and says "returned"
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +100,66 @@ static int churn(long seconds, long nr)
 	return 0;
 }
 
+static int ctl_fd;
+static char hold_cmd[32];
+
+static void *hold_thread(void *arg)
+{
+	long ret = raw_syscall3(SYS_write, ctl_fd, (long)hold_cmd, strlen(hold_cmd));
+
+	(void)arg;
+	return (void *)ret;
+}
+
+/* Is an mmap_hold command holding the lock? Reads into memory faulted in before. */
+static int holding(char *buf, size_t size)
+{
+	ssize_t n = pread(ctl_fd, buf, size - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return strstr(buf, "\nmmap_hold 1\n") != NULL;
+}
+
+static void say(const char *s)
+{
+	raw_syscall3(SYS_write, 1, (long)s, strlen(s));
+}
+
+/*
+ * Everything the main thread does once the lock is held must not wait for it:
+ * no allocation, no page fault (the stack and buffers are in use already).
+ */
+static int blocked(long ms)
+{
+	static char buf[8192];
+	pthread_t t;
+	void *ret;
+	long i;
+
+	ctl_fd = open("/sys/kernel/debug/unwind_deferred_test/ctl", O_RDWR);
+	if (ctl_fd < 0)
+		return 1;
+	/* the traced system call's stack, walked (its mappings known) and recorded */
+	for (i = 0; i < 3; i++)
+		raw_syscall3(SYS_getppid, 0, 0, 0);
+	memset(buf, 0, sizeof(buf));
+	/* what the main thread calls during the hold, called once before */
+	holding(buf, sizeof(buf));
+	sched_yield();
+	snprintf(hold_cmd, sizeof(hold_cmd), "mmap_hold %ld", ms);
+	if (pthread_create(&t, NULL, hold_thread, NULL))
+		return 1;
+	while (!holding(buf, sizeof(buf)))
+		sched_yield();
+	say("holding\n");
+	raw_syscall3(SYS_getppid, 0, 0, 0);
+	say("returned\n");
+	pthread_join(t, &ret);
+	return (long)ret != (long)strlen(hold_cmd);
+}
+
 int main(int argc, char **argv)
 {
 	long i, n = argc > 2 ? atol(argv[2]) : 1;
@@ -115,6 +181,8 @@ int main(int argc, char **argv)
 			return 1;
 		return churn(n, atol(argv[3]));
 	}
-	fprintf(stderr, "usage: ftdelay signal N | deep DEPTH | churn SECONDS THREADS | exit\n");
+	if (argc > 2 && !strcmp(argv[1], "blocked"))
+		return blocked(n);
+	fprintf(stderr, "usage: ftdelay signal N | deep DEPTH | churn SECONDS THREADS | exit | blocked MS\n");
 	return 2;
 }

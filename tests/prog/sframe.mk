@@ -49,13 +49,18 @@ $(SF_OUT)/bad-%/stamp: $(SF_OUT)/sfpatch $(addprefix $(SF_OUT)/,$(SF_FILES))
 # sframe-index.sh): sfcraft (made-up sections through the test interface), sfmany with
 # the library it copies 300 times, without SFrame (libsfhop.so) and with
 # (libsfhop-sf.so), both with frame pointers; sfbig, a function of ~5000 FREs
-# (bench/manyfre.S), without frame pointers.
-SF_MORE := sfcraft sfmany libsfhop.so libsfhop-sf.so sfbig
+# (bench/manyfre.S), without frame pointers; sfstress, hostile registered sections
+# while sampling (tests/cases/sframe-stress.sh).
+SF_MORE := sfcraft sfmany libsfhop.so libsfhop-sf.so sfbig sfstress
 TEST_EXTRA += $(addprefix $(SF_OUT)/,$(SF_MORE))
 
-$(SF_OUT)/sfcraft: $(SF_SRC)/sfcraft.c $(TOP)/tests/prog/util.h
+$(SF_OUT)/sfcraft: $(SF_SRC)/sfcraft.c $(TOP)/tests/prog/util.h $(SF_SRC)/sfbuild.h
 	@mkdir -p $(@D)
 	gcc $(TEST_CFLAGS) -o $@ $<
+
+$(SF_OUT)/sfstress: $(SF_SRC)/sfstress.c $(TOP)/tests/prog/util.h $(SF_SRC)/sfbuild.h
+	@mkdir -p $(@D)
+	gcc $(TEST_CFLAGS) -o $@ $< -pthread
 
 $(SF_OUT)/sfmany: $(SF_SRC)/sfmany.c $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)

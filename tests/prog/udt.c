@@ -3,7 +3,7 @@
  * Guest tests of the deferred user unwinder through its test interface
  * (CONFIG_UNWIND_DEFERRED_TEST, /sys/kernel/debug/unwind_deferred_test/ctl).
  * Usage: udt chain|cookies|cache|tracers|hostile|storm|inject-exit|inject-reset|
- *            inject-exec|unregistered|callchain
+ *            inject-exec|unregistered|callchain|user-only|no-stale
  *        udt --list    the subtests tests/run.sh runs (this build's)
  * Prints what it checked; exits 0 when every check held, 1 otherwise, and
  * the last line says what failed (expected vs got).
@@ -275,6 +275,41 @@ static void hostile_sigframes(void)
 }
 #endif
 
+#ifdef __x86_64__
+/*
+ * A return address in no executable mapping is not a frame: the walk ends
+ * there, without it (the SFrame registry places each address; 64-bit tasks
+ * only). The fake frame's caller returns to func_b: where the address is
+ * placeable, the walk goes on to it.
+ */
+static void unplaceable(const char *what, unsigned long ra, unsigned long nr)
+{
+	unsigned long f[4] = { 0 }, ret = (unsigned long)func_b + 1;
+	struct udt_state s;
+	unsigned long i;
+
+	f[0] = (unsigned long)&f[2];
+	f[1] = ra;
+	f[3] = ret;
+	hostile(what, (unsigned long)f, nr, nr);
+	read_state(&s);
+	for (i = 0; i < s.t[0].nr && i < UDT_IPS; i++)
+		check(i != 1 || s.t[0].ips[i] == ra, "expected %lx in frame 1, got %lx", ra,
+		      s.t[0].ips[i]);
+}
+
+static void hostile_unplaceable(char *unmapped)
+{
+	static char data[64];
+
+	unplaceable("ra-text", (unsigned long)func_b + 1, 3);
+	unplaceable("ra-unmapped", (unsigned long)unmapped + 16, 1);
+	unplaceable("ra-data", (unsigned long)data + 16, 1);
+	unplaceable("ra-hole", 0x10000, 1);
+	unplaceable("ra-kernel", 0xffffffff8badc0deUL, 1);
+}
+#endif
+
 static void test_hostile(void)
 {
 	/* fake frames live here, in this function's frame: above the SP */
@@ -301,6 +336,8 @@ static void test_hostile(void)
 	hostile("deep", (unsigned long)frames, cache_max - 8, cache_max);
 #ifdef __i386__
 	hostile_sigframes();
+#else
+	hostile_unplaceable(unmapped);
 #endif
 	check_name = "hostile";
 }
@@ -486,6 +523,133 @@ static void check_callchain(void)
 }
 
 /*
+ * Write @cmd to the test interface from a system call made with the frame
+ * pointer at @fp: "callchain" walks from there immediately (perf's
+ * perf_callchain_user()), "request 1 1" with the deferred walk.
+ */
+static NOINLINE long ctl_with_fp(const char *cmd, unsigned long fp)
+{
+	long ret, len = strlen(cmd);
+
+#ifdef __x86_64__
+	asm volatile("sub $128, %%rsp\n\tpush %%rbp\n\tmov %[fp], %%rbp\n\tsyscall\n\t"
+		     "pop %%rbp\n\tadd $128, %%rsp"	/* below the red zone */
+		     : "=a"(ret)
+		     : "a"((long)SYS_write), "D"((long)ctl), "S"(cmd), "d"(len), [fp] "r"(fp)
+		     : "rcx", "r11", "memory");
+#else
+	asm volatile("push %%ebp\n\tmov %%esi, %%ebp\n\tint $0x80\n\tpop %%ebp"
+		     : "=a"(ret)
+		     : "a"((long)SYS_write), "b"((long)ctl), "c"(cmd), "d"(len), "S"(fp)
+		     : "memory");
+#endif
+	return ret;
+}
+
+/*
+ * A walk (@nr frames, the first UDT_IPS of them at @ips) that started at made-up
+ * frames: no frame is a planted value or not a user address, and it is exactly
+ * @n frames: where it started, then @want[0 .. n - 2].
+ */
+static void expect_walk(const char *what, const unsigned long *ips, unsigned long nr,
+			const unsigned long *want, unsigned long n)
+{
+	unsigned long i, shown = nr < UDT_IPS ? nr : UDT_IPS;
+
+	printf("%s: %lu frames:", what, nr);
+	for (i = 0; i < shown && i < 6; i++)
+		printf(" %lx", ips[i]);
+	printf("%s\n", shown > 6 ? " ..." : "");
+	for (i = 0; i < shown; i++)
+		check(!bad_user_ip(ips[i]), "%s: frame %lu is %lx: not a user address, or planted",
+		      what, i, ips[i]);
+	check(nr == n, "%s: expected exactly %lu frames, got %lu", what, n, nr);
+	for (i = 1; i < n && i < shown; i++)
+		check(ips[i] == want[i - 1], "%s: frame %lu: expected %lx, got %lx", what, i,
+		      want[i - 1], ips[i]);
+}
+
+/* Walk the made-up frames at @fp immediately and deferred; each must be @want (@n) */
+static void walk_both(const char *what, unsigned long fp, const unsigned long *want,
+		      unsigned long n, unsigned long n_immediate)
+{
+	struct udt_state s;
+	char line[128];
+	long ret;
+
+	ctl_cmd("reset");
+	ret = ctl_with_fp("callchain", fp);
+	check(ret == (long)strlen("callchain"), "%s: 'callchain' returned %ld", what, ret);
+	read_state(&s);
+	snprintf(line, sizeof(line), "%s, immediate walk (callchain)", what);
+	expect_walk(line, s.cc_ips, s.cc_nr, want, n_immediate);
+
+	ctl_cmd("reset");
+	ret = ctl_with_fp("request 1 1", fp);
+	check(ret == (long)strlen("request 1 1"), "%s: 'request 1 1' returned %ld", what, ret);
+	read_state(&s);
+	check(s.t[0].calls == 1, "%s: expected 1 callback, got %lu", what, s.t[0].calls);
+	snprintf(line, sizeof(line), "%s, deferred walk (request)", what);
+	expect_walk(line, s.t[0].ips, s.t[0].nr, want, n);
+}
+
+/*
+ * Made-up frames whose return addresses are [a frame, a planted value, a
+ * frame]: the immediate and the deferred walk both end at the planted value:
+ * exactly [ip, the first frame].
+ */
+static void test_user_only(void)
+{
+	unsigned long f[6], ras[3], fp;
+	char what[64];
+	unsigned int k;
+
+	for (k = 0; k < NR_PLANTED; k++) {
+		ras[0] = (unsigned long)func_a + 1;
+		ras[1] = planted_ras[k];
+		ras[2] = (unsigned long)func_b + 1;
+		fp = fake_frames(f, ras, 3);
+		snprintf(what, sizeof(what), "planted %lx", planted_ras[k]);
+		walk_both(what, fp, ras, 2, 2);
+	}
+}
+
+#define DEEP_FRAMES 200
+
+/*
+ * A deep stack (200 made-up frames, return addresses in an executable mapping
+ * of their own) and a shallow one (one made-up frame), walked in turns: each
+ * walk holds exactly its own frames, the shallow ones nothing of the deep ones
+ * past their end.
+ */
+static void test_no_stale(void)
+{
+	unsigned long deep[2 * DEEP_FRAMES], shallow[2], ras[DEEP_FRAMES], v1, max = 127;
+	char *code = mmap(NULL, 65536, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned long fp_deep, fp_shallow, i;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+
+	/* the immediate walk stops at perf_event_max_stack frames */
+	if (!f || fscanf(f, "%lu", &max) != 1)
+		max = 127;
+	if (f)
+		fclose(f);
+	check(code != MAP_FAILED, "mmap: %s", strerror(errno));
+	if (code == MAP_FAILED)
+		return;
+	for (i = 0; i < DEEP_FRAMES; i++)
+		ras[i] = (unsigned long)code + 16 * i + 1;
+	v1 = (unsigned long)func_a + 1;
+	fp_deep = fake_frames(deep, ras, DEEP_FRAMES);
+	fp_shallow = fake_frames(shallow, &v1, 1);
+	for (i = 0; i < 3; i++) {
+		walk_both("deep", fp_deep, ras, DEEP_FRAMES + 1,
+			  DEEP_FRAMES + 1 < max ? DEEP_FRAMES + 1 : max);
+		walk_both("shallow", fp_shallow, &v1, 2, 2);
+	}
+}
+
+/*
  * The known chain's subtests set up what main then runs and checks: the chain
  * starts at main, which calls func_a itself.
  */
@@ -524,6 +688,13 @@ int main(int argc, char **argv)
 		{ "inject-exec", test_inject_exec, SUBTEST_64 },
 		/* requests and cancel of an unregistered tracer fail, nothing else acts */
 		{ "unregistered", test_unregistered, SUBTEST_64 },
+		/*
+		 * made-up frames with planted return addresses: the immediate and the
+		 * deferred walk end there
+		 */
+		{ "user-only", test_user_only, SUBTEST_64 | SUBTEST_32 },
+		/* deep and shallow stacks in turns: each walk holds its own frames only */
+		{ "no-stale", test_no_stale, SUBTEST_64 | SUBTEST_32 },
 		/* run by tests/cases/unwind-callchain-32.sh, which also checks the log */
 		{ "callchain", test_callchain, 0 },
 	};

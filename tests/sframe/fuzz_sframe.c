@@ -170,7 +170,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		return 0;
 	check_layout(&sec);
 
-	valid = sframe_section_validate(&sec, fuzz_read, &in);
+	valid = sframe_section_validate(&sec, ~0U, fuzz_read, &in);
 	if (valid && valid != -EINVAL)
 		FAIL("validate returned %d\n", valid);
 

@@ -177,7 +177,7 @@ static int validate_img(const unsigned char *img, size_t len)
 	int ret = init_at(&sec, m);
 
 	if (!ret)
-		ret = sframe_section_validate(&sec, mem_read, m);
+		ret = sframe_section_validate(&sec, ~0U, mem_read, m);
 	mem_free(m);
 	return ret;
 }
@@ -322,7 +322,7 @@ static void check_probes(const char *name, const unsigned char *img, size_t len,
 	if (!ok)
 		snprintf(why, sizeof(why), "init: %s", err_name(ret));
 	if (ok) {
-		ret = sframe_section_validate(&sec, mem_read, m);
+		ret = sframe_section_validate(&sec, ~0U, mem_read, m);
 		ok = ret == 0;
 		if (!ok)
 			snprintf(why, sizeof(why), "validate: %s", err_name(ret));
@@ -466,7 +466,7 @@ static void test_many_fdes(void)
 		struct sframe_section sec;
 		long worst = 0;
 
-		ok = init_at(&sec, m) == 0 && sframe_section_validate(&sec, mem_read, m) == 0;
+		ok = init_at(&sec, m) == 0 && sframe_section_validate(&sec, ~0U, mem_read, m) == 0;
 		if (!ok)
 			snprintf(why, sizeof(why), "init or validate failed");
 		for (int i = 0; ok && i < n; i++) {
@@ -804,7 +804,7 @@ static void test_func_wraps(void)
 		   sframe_section_init(&sec, base, base + l.len, base - 0x1000, ULONG_MAX,
 				       mem_read, m));
 	expect_ret("func_wraps_find", -EINVAL, sframe_find(&sec, base - 0x100, &fr, mem_read, m));
-	expect_ret("func_wraps_validate", -EINVAL, sframe_section_validate(&sec, mem_read, m));
+	expect_ret("func_wraps_validate", -EINVAL, sframe_section_validate(&sec, ~0U, mem_read, m));
 	mem_free(m);
 }
 
@@ -923,7 +923,7 @@ static void test_fre_index(void)
 	char why[160] = "";
 	int ok, ret;
 
-	ok = !init_at(&sec, m) && !sframe_section_validate(&sec, mem_read, m);
+	ok = !init_at(&sec, m) && !sframe_section_validate(&sec, ~0U, mem_read, m);
 	ret = sframe_lookup(&sec, BIG_FUNC + 5, n - 1, &fr, &fde, mem_read, m);
 	ok &= ret == SFRAME_NEED_INDEX && fde.num_fres == n && fde.start == BIG_FUNC;
 	ret = sframe_lookup(&sec, BIG_FUNC + 5, n, &fr, &fde, mem_read, m);
@@ -993,7 +993,7 @@ static void test_fre_index(void)
 		report("index_build_finds_bad_fre", ok, "%s at FRE %u", err_name(ret), scan.i);
 	}
 	expect_ret("index_build_bad_fre_validate", -EINVAL,
-		   sframe_section_validate(&sec, mem_read, m));
+		   sframe_section_validate(&sec, ~0U, mem_read, m));
 	mem_free(m);
 }
 
@@ -1022,7 +1022,7 @@ static int run_all(const unsigned char *img, size_t len, char *why, size_t whyle
 		bad = 1;
 	}
 	if (!ret) {
-		valid = sframe_section_validate(&sec, mem_read, m);
+		valid = sframe_section_validate(&sec, ~0U, mem_read, m);
 		if (valid && valid != -EINVAL) {
 			snprintf(why, whylen, "validate: %s", err_name(valid));
 			bad = 1;
@@ -1166,7 +1166,7 @@ static void check_read_faults(const char *name, const unsigned char *img, size_t
 		m->fail_at = n;
 		m->reads = 0;
 		if (validate)
-			ret = sframe_section_validate(&sec, mem_read, m);
+			ret = sframe_section_validate(&sec, ~0U, mem_read, m);
 		else
 			ret = sframe_find(&sec, F1 + 0x2ff, &fr, mem_read, m);
 		if (!ret && n < m->reads) {
@@ -1215,7 +1215,7 @@ static void test_changing_section(void)
 		if (ret && ret != -EINVAL)
 			bad = 1;
 		if (!ret) {
-			ret = sframe_section_validate(&sec, mem_read, m);
+			ret = sframe_section_validate(&sec, ~0U, mem_read, m);
 			bad |= ret && ret != -EINVAL;
 			for (size_t i = 0; i < ARRAY_SIZE(sweep_ips); i++) {
 				struct sframe_frame fr;
@@ -1393,7 +1393,7 @@ static int real_init(const struct elf_image *img, unsigned long bias, struct mem
 	ret = sframe_section_init(sec, (*m)->base, (*m)->base + img->sframe_size,
 				  img->text_start + bias, img->text_end + bias, mem_read, *m);
 	if (!ret)
-		ret = sframe_section_validate(sec, mem_read, *m);
+		ret = sframe_section_validate(sec, ~0U, mem_read, *m);
 	return ret;
 }
 

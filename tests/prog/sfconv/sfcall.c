@@ -7,8 +7,12 @@
  *   <- sfc_mid (libsfcmid.so, linked, SFrame) <- sfc_caller <- main
  *   <- libc's start code <- _start
  *
- * Usage: sfcall N     call the chain N times (syscall(SYS_getppid) at the
- *                     end of each), then print the real chain:
+ * Usage: sfcall N [fork]
+ *                     call the chain N times (syscall(SYS_getppid) at the
+ *                     end of each), then print the real chain; with "fork",
+ *                     a child forked after start-up (after an LD_AUDIT
+ *                     module registered its sections), named sfcall-child,
+ *                     does it while the parent waits:
  *   expect: syscall sfc_leaf 0xRA 0xRA 0xRA 0xRA...
  * for tests/lib.sh's exact_chains: the return addresses into sfc_mid,
  * sfc_caller and main (__builtin_return_address(0) of their callees), then
@@ -22,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FN __attribute__((noipa))
@@ -69,6 +75,21 @@ int main(int argc, char **argv)
 	if (!leaf) {
 		printf("FAIL: no sfc_leaf\n");
 		return 1;
+	}
+	if (argc > 2 && !strcmp(argv[2], "fork")) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid < 0) {
+			printf("FAIL: fork\n");
+			return 1;
+		}
+		if (pid) {
+			if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+				return 1;
+			return WEXITSTATUS(status);
+		}
+		prctl(PR_SET_NAME, "sfcall-child");
 	}
 	for (i = 0; i < n; i++)
 		ret += sfc_caller(i);

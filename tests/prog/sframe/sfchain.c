@@ -15,6 +15,10 @@
  *        sfchain control      the chain is NOT found (built without .sframe)
  *        sfchain survive      corrupt .sframe: the process works, the trace
  *                             starts at sf_leaf
+ *        sfchain lazy         the program's registry exists from exec, but its
+ *                             hot address cache only from its first unwind
+ *                             (the test interface's counts, before and after
+ *                             the chain); prints the bytes of each
  *        sfchain dlloop N     dlclose/dlopen libsf2.so and libsf3.so in turn
  *                             N times, at changing addresses: the exact chain
  *                             every time, and no registry entries or slab
@@ -239,6 +243,34 @@ static inline __attribute__((always_inline)) int dlloop_round(unsigned int i)
 	return ret;
 }
 
+/* "sframe registries R bytes B hot_caches H bytes C" of the test interface */
+static void hot_counts(long *reg, long *reg_bytes, long *hot, long *hot_bytes)
+{
+	char buf[8192], *line;
+	ssize_t n = pread(ctl, buf, sizeof(buf) - 1, 0);
+
+	buf[n > 0 ? n : 0] = 0;
+	line = strstr(buf, "\nsframe registries ");
+	if (!line || sscanf(line, "\nsframe registries %ld bytes %ld hot_caches %ld bytes %ld",
+			    reg, reg_bytes, hot, hot_bytes) != 4)
+		die("no 'sframe registries' line in the test interface");
+}
+
+static void lazy(void)
+{
+	long r0, rb, h0, hb, r1, h1;
+
+	hot_counts(&r0, &rb, &h0, &hb);
+	sf_a(0);
+	hot_counts(&r1, &rb, &h1, &hb);
+	printf("registries %ld -> %ld (%ld bytes each), hot address caches %ld -> %ld (%ld bytes each)\n",
+	       r0, r1, rb, h0, h1, hb);
+	if (r0 < 1 || r1 != r0)
+		die("expected this program's registry from its exec on");
+	if (h1 != h0 + 1)
+		die("expected a hot address cache from the first unwind on, not before");
+}
+
 static long entries_now(void)
 {
 	struct udt_state s;
@@ -304,6 +336,11 @@ int main(int argc, char **argv)
 	}
 
 	dl_open("libsf2.so");
+	if (!strcmp(mode, "lazy")) {
+		lazy();
+		printf("ok\n");
+		return 0;
+	}
 	if (!strcmp(mode, "spin")) {
 		/* for perf: each leaf call spins ~100 us in the kernel for the timer */
 		request = "request 1 1 1";

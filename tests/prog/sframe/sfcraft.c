@@ -38,9 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "../util.h"
+#include "sfbuild.h"
 
 #define TEXT_SIZE (4UL << 30)
-#define FRE_SIZE 6	/* 4-byte start, info, 1-byte offset */
 #define CFA_OFF 24
 #define MAX_FRAMES 600
 
@@ -52,18 +52,6 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void put16(unsigned char *p, unsigned int v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-}
-
-static void put32(unsigned char *p, unsigned int v)
-{
-	put16(p, v);
-	put16(p + 2, v >> 16);
-}
-
 /*
  * A section of @nfres FREs for a function of @size bytes at @func, placed
  * just below @text; returns its start, its size in @len.
@@ -72,37 +60,14 @@ static unsigned char *make_section(unsigned char *text, unsigned char *func,
 				   unsigned long nfres, unsigned long size,
 				   unsigned long *len)
 {
-	unsigned long fre_len = nfres * FRE_SIZE, i;
-	unsigned char *sec, *p;
+	unsigned char *sec;
 
-	*len = 28 + 20 + fre_len;
+	*len = sfb_size(nfres);
 	sec = text - ((*len + 4095) & ~4095UL);
 	if (mmap(sec, text - sec, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != sec)
 		die("mmap section");
-	p = sec;
-	put16(p, 0xdee2);
-	p[2] = 2;		/* version */
-	p[3] = 1;		/* sorted FDEs */
-	p[4] = 3;		/* x86-64 */
-	p[6] = (unsigned char)-8;
-	put32(p + 8, 1);
-	put32(p + 12, nfres);
-	put32(p + 16, fre_len);
-	put32(p + 20, 0);
-	put32(p + 24, 20);
-	p += 28;
-	put32(p, func - sec);	/* function start, from the section start */
-	put32(p + 4, size);
-	put32(p + 8, 0);
-	put32(p + 12, nfres);
-	p[16] = 2;		/* 4-byte FRE starts */
-	p += 20;
-	for (i = 0; i < nfres; i++, p += FRE_SIZE) {
-		put32(p, i);
-		p[4] = 1 | 1 << 1;	/* SP based, one 1-byte offset */
-		p[5] = CFA_OFF;
-	}
+	sfb_one_fde(sec, func - sec, size, nfres, 1, CFA_OFF);
 	return sec;
 }
 

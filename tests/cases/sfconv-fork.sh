@@ -1,0 +1,19 @@
+# Sections registered with PR_REGISTER_SFRAME survive fork: sfcall (as in
+# sfconv-syscall) forks after the LD_AUDIT helper registered the sections of libc,
+# ld.so, the vDSO and libsfcleaf.so, and only the child (sfcall-child) calls the chain.
+# Recorded with perf --call-graph fp,defer: the child's samples show frames of the real
+# chain only and >= 95% the whole chain; the kernel counted the sections fork copied.
+# Control: without the helper the chain is not found.
+. "$TOP/tests/lib.sh"
+ctl=/sys/kernel/debug/unwind_deferred_test/ctl
+export SFRAME_CACHE_DIR="$PWD/cache"
+SFRAME_AUDIT_DEBUG=1 LD_AUDIT="$TOP/build/sframe-conv/libsframe-audit.so" \
+	"$BIN/sfconv/sfcall" 1 > fill.txt 2>&1 || fail "$(tail -n 1 fill.txt)"
+before=$(sed -n 's/^sframe fork copied \([0-9]*\) .*/\1/p' "$ctl")
+calls=300000
+[ "$(flavour)" = debug ] && calls=30000
+sfconv_record "$BIN/sfconv/sfcall" $calls fork
+after=$(sed -n 's/^sframe fork copied \([0-9]*\) .*/\1/p' "$ctl")
+echo "sections copied at fork: $((after - before))"
+[ "$((after - before))" -ge 4 ] || fail "expected >= 4 sections copied at fork, got $((after - before))"
+sfconv_verdict sfcall-child 1

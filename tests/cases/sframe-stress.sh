@@ -1,0 +1,10 @@
+# User callchains hold user addresses only: hostile sections registered with
+# PR_REGISTER_SFRAME, mutated, taken away and unmapped, while immediate and deferred
+# cpu-clock events sample a thread that enters the kernel on made-up frames (kernel
+# addresses copied from the samples among their return addresses): no value at or
+# above the user address limit in any user callchain or deferred record
+# (tests/prog/sframe/sfstress.c). 20 s; 10 s on the debug kernel.
+. "$TOP/tests/lib.sh"
+secs=20
+[ "$(flavour)" = debug ] && secs=10
+exec "$BIN/sframe/sfstress" $secs
