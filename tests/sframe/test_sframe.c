@@ -929,6 +929,9 @@ static void test_fre_index(void)
 	ret = sframe_lookup(&sec, BIG_FUNC + 5, n, &fr, &fde, mem_read, m);
 	ok &= !ret && fr.cfa_off == big_cfa(1);
 	report("big_function_needs_index", ok, "init/validate/lookup: %s", err_name(ret));
+	/* more FREs than a function may have (lookups' limit): the section is refused */
+	expect_ret("validate_fre_limit", -EINVAL, sframe_section_validate(&sec, n - 1, mem_read, m));
+	expect_ret("validate_fre_limit_exact", 0, sframe_section_validate(&sec, n, mem_read, m));
 
 	for (size_t s = 0; s < ARRAY_SIZE(strides); s++) {
 		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
