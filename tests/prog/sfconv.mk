@@ -4,12 +4,13 @@
 #   sfcall          -fomit-frame-pointer, SFrame; links libsfcmid.so (SFrame),
 #                   dlopens libsfcleaf.so (no SFrame), which calls libc's syscall()
 #   sfclock         -fomit-frame-pointer, no SFrame: loops on clock_gettime()
+#   sfseccomp       installs a seccomp filter, then dlopens libsfcleaf.so
 # Debian's libc has neither frame pointers nor SFrame: only converted sections
 # (tools/sframe-conv, libsframe-audit.so) complete these chains.
 
 SFC_SRC := $(TOP)/tests/prog/sfconv
 SFC_OUT := $(BUILD)/tests/sfconv
-SFC_FILES := sfcall libsfcmid.so libsfcleaf.so sfclock sfreg libsfrlib.so
+SFC_FILES := sfcall libsfcmid.so libsfcleaf.so sfclock sfreg libsfrlib.so sfseccomp
 
 TEST_EXTRA += $(addprefix $(SFC_OUT)/,$(SFC_FILES))
 
@@ -27,6 +28,9 @@ $(SFC_OUT)/sfcall: $(SFC_SRC)/sfcall.c $(SFC_OUT)/libsfcmid.so
 $(SFC_OUT)/sfclock: $(SFC_SRC)/sfclock.c $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)
 	gcc $(NOFP_CFLAGS) $< -o $@
+
+$(SFC_OUT)/sfseccomp: $(SFC_SRC)/sfseccomp.c $(SFC_OUT)/libsfcleaf.so
+	gcc $(NOFP_CFLAGS) $< -o $@ -ldl
 
 # sfreg: the prctl's ABI and semantics; it converts libsfrlib.so itself
 $(SFC_OUT)/libsfrlib.so: $(SFC_SRC)/sfrlib.c $(TOP)/tests/prog/util.h

@@ -16,13 +16,28 @@
  *   LD_AUDIT=/path/to/libsframe-audit.so program ...
  *
  * Environment:
- *   SFRAME_CACHE_DIR    the cache directory ("" for none); default
- *                       $XDG_CACHE_HOME/sframe-conv or ~/.cache/sframe-conv
+ *   SFRAME_CACHE_DIR    the cache directory ("" for none; a relative one is
+ *                       not used); default $XDG_CACHE_HOME/sframe-conv or
+ *                       ~/.cache/sframe-conv (sfload.c: what is trusted)
  *   SFRAME_AUDIT_DEBUG  if set, one line per object on stderr
  *
  * It runs in the dynamic linker's auditing namespace, with its own copy of
  * libc, libelf and libdw; it binds no symbols (no la_symbind), so the
  * program runs as without it.
+ *
+ * It must not change what the program does, also in a sandbox: under a
+ * seccomp filter (systemd's SystemCallFilter=, or one the program installs
+ * before a dlopen()) any system call it makes may kill the process. So it
+ * makes none once the thread has a filter: it looks before it does anything
+ * at start (a filter inherited across exec) and at every object loaded
+ * after the initial ones (their la_objopen() calls come before any code of
+ * the program runs: constructors, and with them dlopen(), only after the
+ * first la_activity(LA_ACT_CONSISTENT)). Looking takes an openat(), read()
+ * and close() of /proc/thread-self/status, the calls the dynamic linker
+ * has just made to load the object; where it cannot look (no /proc), it
+ * does nothing. Once it saw a filter, it does not even unmap the sections
+ * of objects closed later (their registrations end with their code). With
+ * SFRAME_AUDIT_DEBUG it says so once, on stderr.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,19 +63,69 @@ static char cache_buf[PATH_MAX];
 static const char *cache_dir;
 static bool debug;
 static uintptr_t vdso_base;
+/* The initial objects are loaded: code of the program may have run */
+static bool started;
+/* The process has a seccomp filter (or we cannot tell): do nothing */
+static bool sandboxed;
 
 static void say(const char *name, const struct sfconv_loaded *l, int ret)
 {
+	char how[128];
+
 	if (!debug)
 		return;
+	snprintf(how, sizeof(how), "%s%s", l->cached ? "cached" : "converted: ",
+		 l->cached ? "" : l->cache_why);
 	if (!ret)
-		fprintf(stderr, "sframe-audit: %s: registered %u of %u FDEs%s\n", name,
-			l->converted, l->fdes, l->cached ? " (cached)" : "");
+		fprintf(stderr, "sframe-audit: %s: registered %u of %u FDEs (%s)\n", name,
+			l->converted, l->fdes, how);
 	else if (ret == -EEXIST)
 		fprintf(stderr, "sframe-audit: %s: has SFrame\n", name);
+	else if (l->fdes)
+		fprintf(stderr, "sframe-audit: %s: not registered: %s (%u of %u FDEs, %zu bytes, %s)\n",
+			name, strerror(-ret), l->converted, l->fdes, l->sframe_size, how);
 	else
 		fprintf(stderr, "sframe-audit: %s: not registered: %s\n", name,
 			strerror(-ret));
+}
+
+/*
+ * Has this thread a seccomp filter (or strict mode)? Also if it cannot be
+ * told. The "Seccomp:" line of /proc/thread-self/status: 0 is none; a
+ * kernel without seccomp has no such line.
+ */
+static bool seccomp_on(void)
+{
+	static const char key[] = "\nSeccomp:";
+	char buf[4096], *p;
+	size_t n = 0;
+	ssize_t r;
+	int fd;
+
+	fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	while (n < sizeof(buf) - 1 && (r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	p = strstr(buf, key);
+	if (!p)
+		return n == sizeof(buf) - 1;
+	p += sizeof(key) - 1;
+	p += strspn(p, " \t");
+	return *p != '0';
+}
+
+/* Stop for good once the thread has a seccomp filter */
+static bool sandbox_check(void)
+{
+	if (!sandboxed && seccomp_on()) {
+		sandboxed = true;
+		if (debug)
+			fprintf(stderr, "sframe-audit: seccomp filter (or no /proc): nothing more done\n");
+	}
+	return sandboxed;
 }
 
 /* Convert or find the section of @elf loaded with @bias, register it */
@@ -106,10 +171,19 @@ static void add_vdso(void)
 unsigned int la_version(unsigned int version)
 {
 	(void)version;
-	elf_version(EV_CURRENT);
 	debug = getenv("SFRAME_AUDIT_DEBUG");
-	if (!sfconv_cache_dir(cache_buf, sizeof(cache_buf)))
+	if (sandbox_check())
+		return LAV_CURRENT;
+	elf_version(EV_CURRENT);
+	switch (sfconv_cache_dir(cache_buf, sizeof(cache_buf))) {
+	case 0:
 		cache_dir = cache_buf;
+		break;
+	case -EINVAL:
+		if (debug)
+			fprintf(stderr, "sframe-audit: SFRAME_CACHE_DIR is relative: no cache\n");
+		break;
+	}
 	add_vdso();
 	return LAV_CURRENT;
 }
@@ -124,7 +198,7 @@ unsigned int la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 
 	(void)lmid;
 	*cookie = 0;
-	if (map->l_addr == vdso_base)
+	if (sandboxed || (started && sandbox_check()) || map->l_addr == vdso_base)
 		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -155,8 +229,9 @@ void la_activity(uintptr_t *cookie, unsigned int flag)
 	struct object **p = &objects, *o;
 
 	(void)cookie;
-	if (flag != LA_ACT_CONSISTENT)
+	if (flag != LA_ACT_CONSISTENT || sandboxed)
 		return;
+	started = true;
 	while ((o = *p)) {
 		if (!o->closed) {
 			p = &o->next;

@@ -8,11 +8,13 @@
  *   sframe-conv -c [-d DIR] FILE...  fill the cache of libsframe-audit.so
  *                                  (DIR, else $SFRAME_CACHE_DIR, else
  *                                  $XDG_CACHE_HOME/sframe-conv, else
- *                                  ~/.cache/sframe-conv)
+ *                                  ~/.cache/sframe-conv); with -T (for
+ *                                  tests) files are written under a
+ *                                  temporary name, not with O_TMPFILE
  *
  * Output, one line per object:
- *   FILE: fdes=N full=N (P%) partial=N rows=N left-out: cfa=N ra=N ...
- *         sframe_fdes=N fres=N bytes=N
+ *   FILE: fdes=N full=N (P%) partial=N empty=N rows=N left-out: cfa=N ra=N ...
+ *         unreadable=N sframe_fdes=N fres=N bytes=N cfi_insns=N
  * Exit status: 0, or 1 if any object could not be converted.
  */
 #include <errno.h>
@@ -33,8 +35,8 @@ static void print_stats(const char *file, const struct sfconv_stats *st)
 	       st->partial, st->empty, st->rows);
 	for (i = 0; i < SFCONV_NR_WHY; i++)
 		printf(" %s=%u", sfconv_why_name[i], st->rows_out[i]);
-	printf(" sframe_fdes=%u fres=%u bytes=%zu\n", st->sframe_fdes,
-	       st->sframe_fres, st->size);
+	printf(" unreadable=%u sframe_fdes=%u fres=%u bytes=%zu cfi_insns=%lu\n",
+	       st->unreadable, st->sframe_fdes, st->sframe_fres, st->size, st->cfi_insns);
 }
 
 static int write_file(const char *path, const void *data, size_t size)
@@ -111,9 +113,10 @@ static int cache(const char *file, const char *dir)
 	} else if (ret) {
 		fprintf(stderr, "sframe-conv: %s: %s\n", file, strerror(-ret));
 	} else {
-		printf("%s: %s, %u of %u FDEs, %zu bytes\n", file,
-		       l.cached ? "cached already" : "converted", l.converted,
-		       l.fdes, l.sframe_size);
+		printf("%s: %s%s%s, %u of %u FDEs, %zu bytes\n", file,
+		       l.cached ? "cached already" : "converted",
+		       l.cached ? "" : ": ", l.cached ? "" : l.cache_why,
+		       l.converted, l.fdes, l.sframe_size);
 		sfconv_unload(&l);
 	}
 	elf_end(elf);
@@ -124,7 +127,7 @@ static int cache(const char *file, const char *dir)
 static void usage(void)
 {
 	fprintf(stderr, "usage: sframe-conv [-o OUT] FILE...\n"
-		"       sframe-conv -c [-d DIR] FILE...\n");
+		"       sframe-conv -c [-T] [-d DIR] FILE...\n");
 	exit(2);
 }
 
@@ -134,10 +137,13 @@ int main(int argc, char **argv)
 	char dirbuf[PATH_MAX];
 	int opt, fill = 0, bad = 0;
 
-	while ((opt = getopt(argc, argv, "co:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "co:d:T")) != -1) {
 		switch (opt) {
 		case 'c':
 			fill = 1;
+			break;
+		case 'T':
+			sfconv_cache_no_tmpfile = 1;
 			break;
 		case 'o':
 			out = optarg;
@@ -154,7 +160,7 @@ int main(int argc, char **argv)
 	elf_version(EV_CURRENT);
 	if (fill && !dir) {
 		if (sfconv_cache_dir(dirbuf, sizeof(dirbuf))) {
-			fprintf(stderr, "sframe-conv: no cache directory\n");
+			fprintf(stderr, "sframe-conv: no cache directory (or a relative one)\n");
 			return 1;
 		}
 		dir = dirbuf;

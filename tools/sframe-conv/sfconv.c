@@ -2,25 +2,28 @@
 /*
  * Convert the DWARF CFI of an x86-64 ELF object into an SFrame v2 section.
  *
- * For every FDE (function) the rows of its CFI table are evaluated with
- * libdw: one dwarf_cfi_addrframe() per row gives the row's address range
- * and its rules. A row fits SFrame when
+ * Every CIE and FDE of .eh_frame is read with libdw's dwarf_next_cfi()
+ * (the section, or where .eh_frame_hdr points if there are no section
+ * headers), and the CFI program of each FDE is run once, from its start,
+ * by the small interpreter below: it keeps the rules of the CFA, the
+ * return address and FP (the only ones SFrame has) and records a row each
+ * time the location advances, so the cost is linear in the size of the
+ * CFI (sfconv_stats.cfi_insns counts the instructions run). A row fits
+ * SFrame when
  *  - the CFA is SP or FP (DWARF registers 7 and 6) plus an offset,
  *  - the return address (register 16) is saved at CFA - 8, or undefined
  *    (the outermost frame: an FRE without offsets),
- *  - FP is unchanged (same value) or saved at CFA + a non-zero offset,
+ *  - FP is unchanged (same value, or no rule: it is callee-saved) or
+ *    saved at CFA + a non-zero offset,
  *  - it is not a signal frame.
  * An FDE whose rows all fit becomes one SFrame FDE; the rows that fit of
  * the others become SFrame FDEs of their own (one per run of rows), so an
  * address in a row that does not fit has no SFrame FDE at all: the kernel
  * then ends the walk instead of guessing. The CFA expression the linkers
  * write for the 16-byte entries of a PLT (SP + 8, or + 16 once the entry
- * has pushed its index) becomes a PCMASK FDE, as GNU ld writes it.
- *
- * libdw has no public iterator over FDEs, so their start addresses are
- * taken from the binary search table of .eh_frame_hdr (PT_GNU_EH_FRAME),
- * which the linker writes for every shared object and dynamic program.
- * All rules and row boundaries come from libdw.
+ * has pushed its index) becomes a PCMASK FDE, as GNU ld writes it; any
+ * other expression does not fit. An FDE with an instruction not
+ * understood (or malformed) is left out whole.
  *
  * The section is SFrame version 2, FDEs sorted, function starts relative
  * to the start of the section (no SFRAME_F_FDE_FUNC_START_PCREL), for the
@@ -202,92 +205,357 @@ static uint32_t get_u32(const uint8_t *p)
 	return le32toh(v);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Size of an encoded pointer of .eh_frame_hdr; 0 if not supported */
-static unsigned int eh_ptr_size(uint8_t enc)
-{
-	switch (enc & 0x0f) {
-	case DW_EH_PE_udata4:
-	case DW_EH_PE_sdata4:
-		return 4;
-	case DW_EH_PE_absptr:
-	case DW_EH_PE_udata8:
-	case DW_EH_PE_sdata8:
-		return 8;
-	default:
-		return 0;
-	}
-}
-
-/*
- * The start addresses of all FDEs, sorted, from the search table of
- * .eh_frame_hdr: version 1, the .eh_frame pointer, the FDE count (4 bytes,
- * absolute) and pairs of 4-byte initial locations and FDE addresses
- * relative to the start of .eh_frame_hdr (DW_EH_PE_datarel|sdata4, what
- * GNU ld, gold and lld write).
- */
-static int fde_starts(Elf *elf, uint64_t **starts, size_t *count)
-{
-	const uint8_t *p;
-	size_t off, n, i;
-	Elf_Data *d;
-	GElf_Phdr ph;
-	uint64_t *s;
-	unsigned int psize;
-
-	if (find_phdr(elf, PT_GNU_EH_FRAME, &ph))
-		return -ENOENT;
-	d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz, ELF_T_BYTE);
-	if (!d || d->d_size < 4)
-		return -EINVAL;
-	p = d->d_buf;
-	psize = eh_ptr_size(p[1]);
-	if (p[0] != 1 || !psize || (p[2] & 0x0f) != DW_EH_PE_udata4 ||
-	    (p[2] & 0x70) || p[3] != (DW_EH_PE_datarel | DW_EH_PE_sdata4))
-		return -ENOTSUP;
-	off = 4 + psize;
-	if (d->d_size < off + 4)
-		return -EINVAL;
-	n = get_u32(p + off);
-	off += 4;
-	if (n > (d->d_size - off) / 8)
-		return -EINVAL;
-	s = malloc((n ? n : 1) * sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		s[i] = ph.p_vaddr + (int64_t)(int32_t)get_u32(p + off + 8 * i);
-	qsort(s, n, sizeof(*s), cmp_u64);
-	*starts = s;
-	*count = n;
-	return 0;
-}
-
-/* Is the register saved at CFA + *off (libdw's form of "offset(N)")? */
-static bool saved_at_cfa(const Dwarf_Op *ops, size_t n, int64_t *off)
-{
-	if (!n || ops[0].atom != DW_OP_call_frame_cfa)
-		return false;
-	if (n == 1) {
-		*off = 0;
-		return true;
-	}
-	if (n == 2 && ops[1].atom == DW_OP_plus_uconst) {
-		*off = (int64_t)ops[1].number;
-		return true;
-	}
-	return false;
-}
-
 static bool fits_s32(int64_t v)
 {
 	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/*
+ * A reader of .eh_frame bytes with bounds checks: reading past @end sets
+ * @bad and reads zeroes. @base is at address @vaddr (for pc-relative
+ * pointers).
+ */
+struct cursor {
+	const uint8_t *p;
+	const uint8_t *end;
+	const uint8_t *base;
+	uint64_t vaddr;
+	bool bad;
+};
+
+static uint8_t get_u8(struct cursor *c)
+{
+	if (c->p >= c->end) {
+		c->bad = true;
+		return 0;
+	}
+	return *c->p++;
+}
+
+/* A little-endian unsigned value of @size bytes */
+static uint64_t get_fixed(struct cursor *c, unsigned int size)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	if ((size_t)(c->end - c->p) < size) {
+		c->bad = true;
+		c->p = c->end;
+		return 0;
+	}
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)c->p[i] << (8 * i);
+	c->p += size;
+	return v;
+}
+
+/* An unsigned or (@sign) signed LEB128 value; bits past 64 are dropped */
+static uint64_t get_leb(struct cursor *c, bool sign)
+{
+	unsigned int shift = 0;
+	uint64_t v = 0;
+	uint8_t b;
+
+	do {
+		b = get_u8(c);
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (sign && shift < 64 && (b & 0x40))
+		v |= ~0ULL << shift;
+	return v;
+}
+
+static uint64_t get_uleb(struct cursor *c)
+{
+	return get_leb(c, false);
+}
+
+static int64_t get_sleb(struct cursor *c)
+{
+	return (int64_t)get_leb(c, true);
+}
+
+/*
+ * A pointer encoded as @enc (DW_EH_PE_*): absolute, relative to where it
+ * is (pcrel) or to @datarel (if not 0). Anything else is not understood.
+ */
+static uint64_t get_encoded(struct cursor *c, uint8_t enc, uint64_t datarel)
+{
+	uint64_t here = c->vaddr + (c->p - c->base), v;
+
+	switch (enc & 0x0f) {
+	case DW_EH_PE_absptr:
+	case DW_EH_PE_udata8:
+	case DW_EH_PE_sdata8:
+		v = get_fixed(c, 8);
+		break;
+	case DW_EH_PE_udata2:
+		v = get_fixed(c, 2);
+		break;
+	case DW_EH_PE_sdata2:
+		v = (int16_t)get_fixed(c, 2);
+		break;
+	case DW_EH_PE_udata4:
+		v = get_fixed(c, 4);
+		break;
+	case DW_EH_PE_sdata4:
+		v = (int32_t)get_fixed(c, 4);
+		break;
+	case DW_EH_PE_uleb128:
+		v = get_uleb(c);
+		break;
+	case DW_EH_PE_sleb128:
+		v = get_sleb(c);
+		break;
+	default:
+		c->bad = true;
+		return 0;
+	}
+	switch (enc & 0x70) {
+	case DW_EH_PE_absptr:
+		return v;
+	case DW_EH_PE_pcrel:
+		return v + here;
+	case DW_EH_PE_datarel:
+		if (datarel)
+			return v + datarel;
+		break;
+	}
+	c->bad = true;
+	return 0;
+}
+
+/* A DWARF block (ULEB128 length, bytes): a cursor over it, skipped in @c */
+static struct cursor get_block(struct cursor *c)
+{
+	uint64_t len = get_uleb(c);
+	struct cursor b = *c;
+
+	if (len > (uint64_t)(c->end - c->p)) {
+		c->bad = b.bad = true;
+		len = 0;
+	}
+	b.end = b.p + len;
+	c->p += len;
+	return b;
+}
+
+/*
+ * An object without section headers: .eh_frame from the pointer in
+ * .eh_frame_hdr (PT_GNU_EH_FRAME), up to the end of the segment holding it
+ */
+static int eh_frame_from_hdr(Elf *elf, Elf_Data **data, uint64_t *vaddr)
+{
+	GElf_Phdr hdr, ph;
+	struct cursor c;
+	uint64_t addr;
+	Elf_Data *d;
+	size_t i, n;
+	uint8_t enc;
+
+	if (find_phdr(elf, PT_GNU_EH_FRAME, &hdr))
+		return -ENOENT;
+	d = elf_getdata_rawchunk(elf, hdr.p_offset, hdr.p_filesz, ELF_T_BYTE);
+	if (!d)
+		return -EINVAL;
+	c = (struct cursor){ d->d_buf, (uint8_t *)d->d_buf + d->d_size, d->d_buf,
+			     hdr.p_vaddr, false };
+	if (get_u8(&c) != 1)	/* version */
+		return -ENOTSUP;
+	enc = get_u8(&c);
+	get_fixed(&c, 2);	/* the search table's encodings */
+	addr = get_encoded(&c, enc, hdr.p_vaddr);
+	if (c.bad || elf_getphdrnum(elf, &n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, i, &ph))
+			return -EINVAL;
+		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
+		    addr - ph.p_vaddr >= ph.p_filesz)
+			continue;
+		*data = elf_getdata_rawchunk(elf, ph.p_offset + (addr - ph.p_vaddr),
+					     ph.p_filesz - (addr - ph.p_vaddr), ELF_T_BYTE);
+		*vaddr = addr;
+		return *data ? 0 : -EINVAL;
+	}
+	return -ENOENT;
+}
+
+/* The object's .eh_frame: its section, else what .eh_frame_hdr points to */
+static int find_eh_frame(Elf *elf, Elf_Data **data, uint64_t *vaddr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return eh_frame_from_hdr(elf, data, vaddr);
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".eh_frame"))
+			continue;
+		*data = elf_rawdata(scn, NULL);
+		*vaddr = sh.sh_addr;
+		return *data ? 0 : -EINVAL;
+	}
+	return eh_frame_from_hdr(elf, data, vaddr);
+}
+
+/* One step of a 64-bit hash: @w into @h */
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	return h ^ h >> 29;
+}
+
+/*
+ * A 64-bit hash of @n bytes at @p (not a cryptographic one): four lanes of
+ * 8 bytes, so that their multiplications overlap (libc's 150 KB .eh_frame:
+ * 15 us here)
+ */
+static uint64_t hash_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t lane[4] = { n, 1, 2, 3 }, h = 0, w;
+	unsigned int i;
+
+	for (; n >= sizeof(lane); p += sizeof(lane), n -= sizeof(lane)) {
+		for (i = 0; i < 4; i++) {
+			memcpy(&w, p + 8 * i, 8);
+			lane[i] = mix(lane[i], w);
+		}
+	}
+	for (i = 0; i < 4; i++)
+		h = mix(h, lane[i]);
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = mix(h, w);
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	return mix(h, w);
+}
+
+int sfconv_cfi_id(Elf *elf, struct sfconv_cfi_id *id)
+{
+	uint64_t vaddr;
+	Elf_Data *d;
+	int ret;
+
+	ret = find_eh_frame(elf, &d, &vaddr);
+	if (ret)
+		return ret;
+	id->eh_frame_vaddr = vaddr;
+	id->eh_frame_size = d->d_size;
+	id->eh_frame_hash = hash_bytes(d->d_buf, d->d_size);
+	return 0;
+}
+
+/*
+ * The CFI interpreter. Of all the registers only three matter to SFrame:
+ * the CFA's rule, the return address's and FP's.
+ */
+enum reg_how {
+	REG_UNSPEC,		/* no rule given */
+	REG_SAME,		/* unchanged */
+	REG_UNDEF,		/* undefined */
+	REG_AT_CFA,		/* saved at CFA + off */
+	REG_OTHER,		/* anything else SFrame cannot say */
+};
+
+enum cfa_how {
+	CFA_NONE,		/* no rule given */
+	CFA_REG,		/* register cfa_reg + cfa_off */
+	CFA_PLT,		/* the PLT's expression (plt_cfa()) */
+	CFA_OTHER,		/* another expression */
+};
+
+struct reg_rule {
+	uint8_t how;
+	int64_t off;
+};
+
+/* The rules of one row of a CFI table */
+struct state {
+	uint8_t cfa;
+	uint8_t plt_push;
+	uint64_t cfa_reg;
+	int64_t cfa_off;
+	struct reg_rule ra;
+	struct reg_rule fp;
+};
+
+/* Before a CIE's instructions: FP is callee-saved in the x86-64 ABI */
+static const struct state abi_state = { .fp = { REG_SAME, 0 } };
+
+/* A CIE: what its FDEs need to be read, and its initial rules */
+struct cie {
+	uint64_t offset;
+	uint64_t code_align;
+	int64_t data_align;
+	uint64_t ra_col;
+	size_t fde_aug_size;	/* without 'z' */
+	uint8_t fde_enc;	/* DW_EH_PE_* of the FDEs' addresses */
+	bool z;
+	bool signal;
+	bool bad;		/* not understood: its FDEs are unreadable */
+	struct state init;
+};
+
+/* An FDE: its code and its instructions */
+struct fde {
+	uint64_t start;
+	uint64_t end;
+	const uint8_t *insns;
+	const uint8_t *insns_end;
+	size_t cie;		/* in conv.cies */
+};
+
+/* At most this many states are remembered (DW_CFA_remember_state) */
+#define CFI_STACK	32
+
+/* One run of the interpreter over a CIE's or an FDE's instructions */
+struct interp {
+	const struct cie *cie;
+	const struct state *init;	/* for DW_CFA_restore */
+	struct state s;
+	struct state stack[CFI_STACK];
+	unsigned int depth;
+	bool fde;			/* else a CIE's initial instructions */
+	uint64_t loc;			/* where the current row starts */
+	uint64_t end;			/* the FDE's end */
+};
+
+/* What a conversion has read and made so far */
+struct conv {
+	struct cie *cies;		/* sorted by offset */
+	size_t ncies, cies_cap;
+	struct fde *fdes;
+	size_t nfdes, fdes_cap;
+	struct row *rows;		/* of the FDE being converted */
+	size_t nrows, rows_cap;
+	struct sfconv_stats *st;
+};
+
+/*
+ * Room for element @n of @size bytes in @array of *@cap: the array (moved
+ * if it grew), or NULL
+ */
+static void *grow(void *array, size_t n, size_t *cap, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : 64;
+
+	if (n < *cap)
+		return array;
+	array = realloc(array, c * size);
+	if (array)
+		*cap = c;
+	return array;
 }
 
 /*
@@ -296,145 +564,484 @@ static bool fits_s32(int64_t v)
  * DW_OP_lit<push>; DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus, that is
  * SP + OFF + ((ip & 15) >= push ? 8 : 0).
  */
-static bool plt_cfa(const Dwarf_Op *ops, size_t n, struct rule *r)
+static bool plt_cfa(struct cursor e, struct state *s)
 {
-	static const uint8_t pattern[] = {
-		DW_OP_breg7, DW_OP_breg16, DW_OP_lit15, DW_OP_and, DW_OP_lit0,
-		DW_OP_ge, DW_OP_lit3, DW_OP_shl, DW_OP_plus,
-	};
-	size_t i;
+	int64_t off;
+	uint8_t push;
 
-	if (n != sizeof(pattern))
+	if (get_u8(&e) != DW_OP_breg7)
 		return false;
-	for (i = 0; i < n; i++) {
-		if (i == 4 ? ops[i].atom < DW_OP_lit0 || ops[i].atom > DW_OP_lit15 :
-			     ops[i].atom != pattern[i])
-			return false;
-	}
-	if (ops[1].number || !fits_s32((int64_t)ops[0].number))
+	off = get_sleb(&e);
+	if (get_u8(&e) != DW_OP_breg16 || get_sleb(&e) || get_u8(&e) != DW_OP_lit15 ||
+	    get_u8(&e) != DW_OP_and)
 		return false;
-	r->plt = true;
-	r->plt_push = ops[4].atom - DW_OP_lit0;
-	r->cfa_off = (int64_t)ops[0].number;
+	push = get_u8(&e) - DW_OP_lit0;
+	if (push > 15 || get_u8(&e) != DW_OP_ge || get_u8(&e) != DW_OP_lit3 ||
+	    get_u8(&e) != DW_OP_shl || get_u8(&e) != DW_OP_plus ||
+	    e.bad || e.p != e.end || !fits_s32(off))
+		return false;
+	s->cfa = CFA_PLT;
+	s->cfa_off = off;
+	s->plt_push = push;
 	return true;
 }
 
-/* Is FP unchanged? */
-static bool same_fp(Dwarf_Frame *frame)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t n;
-
-	return !dwarf_frame_register(frame, DWARF_FP, mem, &ops, &n) && !n && !ops;
-}
-
 /* The rule of one row: -1 if it fits SFrame, else an enum sfconv_why */
-static int row_rule(Dwarf_Frame *frame, int ra_reg, bool signal,
-		    struct rule *r)
+static int classify(const struct state *s, const struct cie *cie, struct rule *r)
 {
-	Dwarf_Op mem[3], *ops;
-	int64_t off;
-	size_t n;
-	int reg;
-
 	memset(r, 0, sizeof(*r));
-	if (signal)
+	if (cie->signal)
 		return SFCONV_SIGNAL;
-	if (ra_reg != DWARF_RA ||
-	    dwarf_frame_register(frame, ra_reg, mem, &ops, &n))
+	if (cie->ra_col != DWARF_RA)
 		return SFCONV_RA;
 	/* Undefined return address: the outermost frame */
-	if (!n && ops) {
+	if (s->ra.how == REG_UNDEF) {
 		r->outermost = true;
 		return -1;
 	}
-	if (!saved_at_cfa(ops, n, &off) || off != -8)
+	if (s->ra.how != REG_AT_CFA || s->ra.off != -8)
 		return SFCONV_RA;
 
-	if (dwarf_frame_cfa(frame, &ops, &n))
-		return SFCONV_CFA;
-	if (plt_cfa(ops, n, r))
-		return same_fp(frame) ? -1 : SFCONV_FP;
-	if (n != 1)
-		return SFCONV_CFA;
-	if (ops[0].atom == DW_OP_bregx) {
-		reg = ops[0].number;
-		off = (int64_t)ops[0].number2;
-	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
-		reg = ops[0].atom - DW_OP_breg0;
-		off = (int64_t)ops[0].number;
-	} else {
-		return SFCONV_CFA;
+	if (s->cfa == CFA_PLT) {
+		r->plt = true;
+		r->plt_push = s->plt_push;
+		r->cfa_off = s->cfa_off;
+		return s->fp.how == REG_SAME ? -1 : SFCONV_FP;
 	}
-	if ((reg != DWARF_SP && reg != DWARF_FP) || !fits_s32(off))
+	if (s->cfa != CFA_REG || (s->cfa_reg != DWARF_SP && s->cfa_reg != DWARF_FP) ||
+	    !fits_s32(s->cfa_off))
 		return SFCONV_CFA;
-	r->use_fp = reg == DWARF_FP;
-	r->cfa_off = off;
+	r->use_fp = s->cfa_reg == DWARF_FP;
+	r->cfa_off = s->cfa_off;
 
-	if (dwarf_frame_register(frame, DWARF_FP, mem, &ops, &n))
-		return SFCONV_FP;
-	/* Same value: unchanged */
-	if (!n && !ops)
+	if (s->fp.how == REG_SAME)
 		return -1;
-	if (!saved_at_cfa(ops, n, &off) || !off || !fits_s32(off))
+	if (s->fp.how != REG_AT_CFA || !s->fp.off || !fits_s32(s->fp.off))
 		return SFCONV_FP;
-	r->fp_off = off;
+	r->fp_off = s->fp.off;
 	return -1;
 }
 
-/*
- * The rows of the FDE starting at @start, up to @limit (the next FDE's
- * start): into @rows, their number returned (0 for an FDE of no code),
- * or -1 with *@why set if the FDE cannot be used at all.
- */
-static ssize_t fde_rows(Dwarf_CFI *cfi, uint64_t start, uint64_t limit,
-			struct row **rows, size_t *cap, int *why)
+/* The row from in->loc to @to ends: record it */
+static int add_row(struct conv *cv, const struct interp *in, uint64_t to)
 {
-	uint64_t addr = start;
-	size_t n = 0;
+	struct row *rows = grow(cv->rows, cv->nrows, &cv->rows_cap, sizeof(*rows));
+	struct row *r;
 
-	while (addr < limit) {
-		Dwarf_Addr rs, re;
-		Dwarf_Frame *frame;
-		bool signal;
-		int ra_reg;
+	if (!rows)
+		return -ENOMEM;
+	cv->rows = rows;
+	r = &rows[cv->nrows++];
+	r->start = in->loc;
+	r->end = to;
+	r->why = classify(&in->s, in->cie, &r->rule);
+	/* PCMASK blocks are from the FDE's start: it must be aligned */
+	if (r->why < 0 && r->rule.plt && (r->start & 15))
+		r->why = SFCONV_CFA;
+	return 0;
+}
 
-		if (dwarf_cfi_addrframe(cfi, addr, &frame))
-			break;	/* the FDE ends here */
-		ra_reg = dwarf_frame_info(frame, &rs, &re, &signal);
-		if (ra_reg < 0 || rs > addr || re <= addr ||
-		    (addr == start && rs != start)) {
-			free(frame);
-			*why = ra_reg < 0 ? SFCONV_ERROR : SFCONV_OVERLAP;
-			return -1;
+/* Move to @to (clamped to the FDE's end): the current row ends there */
+static int advance_to(struct conv *cv, struct interp *in, uint64_t to)
+{
+	int ret;
+
+	if (!in->fde || to < in->loc)
+		return -EINVAL;
+	if (to > in->end)
+		to = in->end;
+	if (to == in->loc)
+		return 0;
+	ret = add_row(cv, in, to);
+	in->loc = to;
+	return ret;
+}
+
+static int advance(struct conv *cv, struct interp *in, uint64_t delta)
+{
+	uint64_t to;
+
+	if (__builtin_mul_overflow(delta, in->cie->code_align, &delta) ||
+	    __builtin_add_overflow(in->loc, delta, &to))
+		to = UINT64_MAX;
+	return advance_to(cv, in, to);
+}
+
+/* The rule of register @reg (only RA and FP are kept) */
+static void set_reg(struct state *s, uint64_t reg, enum reg_how how, int64_t off)
+{
+	struct reg_rule r = { how, off };
+
+	if (reg == DWARF_RA)
+		s->ra = r;
+	else if (reg == DWARF_FP)
+		s->fp = r;
+}
+
+/* Saved at CFA + @factored * data alignment factor */
+static void set_saved(struct state *s, const struct cie *cie, uint64_t reg,
+		      int64_t factored)
+{
+	int64_t off;
+
+	if (__builtin_mul_overflow(factored, cie->data_align, &off))
+		set_reg(s, reg, REG_OTHER, 0);
+	else
+		set_reg(s, reg, REG_AT_CFA, off);
+}
+
+static void restore_reg(struct interp *in, uint64_t reg)
+{
+	if (reg == DWARF_RA)
+		in->s.ra = in->init->ra;
+	else if (reg == DWARF_FP)
+		in->s.fp = in->init->fp;
+}
+
+/* CFA = @reg + @off (@ok: the offset did not overflow) */
+static void set_cfa(struct state *s, uint64_t reg, int64_t off, bool ok)
+{
+	s->cfa = ok ? CFA_REG : CFA_OTHER;
+	s->cfa_reg = reg;
+	s->cfa_off = off;
+}
+
+/* Only a CFA of a register plus an offset can change one of the two */
+static void set_cfa_part(struct state *s, uint64_t reg, int64_t off, bool ok)
+{
+	if (s->cfa == CFA_REG)
+		set_cfa(s, reg, off, ok);
+	else
+		s->cfa = CFA_OTHER;
+}
+
+static bool scale(int64_t v, int64_t factor, int64_t *out)
+{
+	return !__builtin_mul_overflow(v, factor, out);
+}
+
+/* An unsigned LEB128 operand as a signed one: false if it is too large */
+static bool uleb_s64(struct cursor *c, int64_t *v)
+{
+	uint64_t u = get_uleb(c);
+
+	*v = (int64_t)u;
+	return u <= INT64_MAX;
+}
+
+/*
+ * Run the instructions at @c: an FDE's from its start, recording one row
+ * per address range with the same rules (rows end where the location
+ * advances), or a CIE's initial instructions. Each instruction is read
+ * once. Returns 0, or -EINVAL for instructions not understood or
+ * malformed (then none of the FDE's rows can be trusted).
+ */
+static int run_cfi(struct conv *cv, struct interp *in, struct cursor *c)
+{
+	const struct cie *cie = in->cie;
+	struct state *s = &in->s;
+	struct cursor expr;
+	uint64_t reg;
+	int64_t off;
+	int ret = 0;
+	bool ok;
+	uint8_t op;
+
+	while (!ret && c->p < c->end && (!in->fde || in->loc < in->end)) {
+		op = get_u8(c);
+		cv->st->cfi_insns++;
+		switch (op & 0xc0) {
+		case DW_CFA_advance_loc:
+			ret = advance(cv, in, op & 0x3f);
+			continue;
+		case DW_CFA_offset:
+			ok = uleb_s64(c, &off);
+			if (ok)
+				set_saved(s, cie, op & 0x3f, off);
+			else
+				set_reg(s, op & 0x3f, REG_OTHER, 0);
+			continue;
+		case DW_CFA_restore:
+			restore_reg(in, op & 0x3f);
+			continue;
 		}
-		if (n == *cap) {
-			size_t c = *cap ? *cap * 2 : 64;
-			struct row *r = realloc(*rows, c * sizeof(**rows));
-
-			if (!r) {
-				free(frame);
-				*why = SFCONV_ERROR;
-				return -1;
-			}
-			*rows = r;
-			*cap = c;
+		switch (op) {
+		case DW_CFA_nop:
+			break;
+		case DW_CFA_set_loc:
+			ret = advance_to(cv, in, get_encoded(c, cie->fde_enc, 0));
+			break;
+		case DW_CFA_advance_loc1:
+			ret = advance(cv, in, get_fixed(c, 1));
+			break;
+		case DW_CFA_advance_loc2:
+			ret = advance(cv, in, get_fixed(c, 2));
+			break;
+		case DW_CFA_advance_loc4:
+			ret = advance(cv, in, get_fixed(c, 4));
+			break;
+		case DW_CFA_offset_extended:
+			reg = get_uleb(c);
+			if (uleb_s64(c, &off))
+				set_saved(s, cie, reg, off);
+			else
+				set_reg(s, reg, REG_OTHER, 0);
+			break;
+		case DW_CFA_offset_extended_sf:
+			reg = get_uleb(c);
+			set_saved(s, cie, reg, get_sleb(c));
+			break;
+		case DW_CFA_GNU_negative_offset_extended:
+			reg = get_uleb(c);
+			if (uleb_s64(c, &off))
+				set_saved(s, cie, reg, -off);
+			else
+				set_reg(s, reg, REG_OTHER, 0);
+			break;
+		case DW_CFA_restore_extended:
+			restore_reg(in, get_uleb(c));
+			break;
+		case DW_CFA_undefined:
+			set_reg(s, get_uleb(c), REG_UNDEF, 0);
+			break;
+		case DW_CFA_same_value:
+			set_reg(s, get_uleb(c), REG_SAME, 0);
+			break;
+		case DW_CFA_register:
+			reg = get_uleb(c);
+			get_uleb(c);
+			set_reg(s, reg, REG_OTHER, 0);
+			break;
+		case DW_CFA_val_offset:
+		case DW_CFA_val_offset_sf:
+			reg = get_uleb(c);
+			get_uleb(c);
+			set_reg(s, reg, REG_OTHER, 0);
+			break;
+		case DW_CFA_expression:
+		case DW_CFA_val_expression:
+			reg = get_uleb(c);
+			get_block(c);
+			set_reg(s, reg, REG_OTHER, 0);
+			break;
+		case DW_CFA_remember_state:
+			if (in->depth == CFI_STACK)
+				return -EINVAL;
+			in->stack[in->depth++] = *s;
+			break;
+		case DW_CFA_restore_state:
+			if (!in->depth)
+				return -EINVAL;
+			*s = in->stack[--in->depth];
+			break;
+		case DW_CFA_def_cfa:
+			reg = get_uleb(c);
+			ok = uleb_s64(c, &off);
+			set_cfa(s, reg, off, ok);
+			break;
+		case DW_CFA_def_cfa_sf:
+			reg = get_uleb(c);
+			ok = scale(get_sleb(c), cie->data_align, &off);
+			set_cfa(s, reg, off, ok);
+			break;
+		case DW_CFA_def_cfa_register:
+			set_cfa_part(s, get_uleb(c), s->cfa_off, true);
+			break;
+		case DW_CFA_def_cfa_offset:
+			ok = uleb_s64(c, &off);
+			set_cfa_part(s, s->cfa_reg, off, ok);
+			break;
+		case DW_CFA_def_cfa_offset_sf:
+			ok = scale(get_sleb(c), cie->data_align, &off);
+			set_cfa_part(s, s->cfa_reg, off, ok);
+			break;
+		case DW_CFA_def_cfa_expression:
+			expr = get_block(c);
+			if (!plt_cfa(expr, s))
+				s->cfa = CFA_OTHER;
+			break;
+		case DW_CFA_GNU_args_size:
+			get_uleb(c);
+			break;
+		default:
+			return -EINVAL;
 		}
-		(*rows)[n].start = addr;
-		(*rows)[n].end = re;
-		(*rows)[n].why = row_rule(frame, ra_reg, signal, &(*rows)[n].rule);
-		/* PCMASK blocks are from the FDE's start: it must be aligned */
-		if ((*rows)[n].why < 0 && (*rows)[n].rule.plt && (addr & 15))
-			(*rows)[n].why = SFCONV_CFA;
-		free(frame);
-		n++;
-		addr = re;
 	}
-	if (addr > limit) {
-		*why = SFCONV_OVERLAP;
-		return -1;
+	if (c->bad)
+		return -EINVAL;
+	/* The last row: up to the end of the FDE */
+	if (!ret && in->fde && in->loc < in->end)
+		ret = add_row(cv, in, in->end);
+	return ret;
+}
+
+/* The augmentation of CIE @e: the FDEs' address encoding, signal frames */
+static bool read_augmentation(const Dwarf_CIE *e, struct cie *cie)
+{
+	const char *a = e->augmentation;
+	struct cursor c = { 0 };
+
+	cie->fde_enc = DW_EH_PE_absptr;
+	cie->z = *a == 'z';
+	/* Without 'z' only an empty augmentation is understood */
+	if (!cie->z)
+		return !*a;
+	c.p = c.base = e->augmentation_data;
+	c.end = c.p + e->augmentation_data_size;
+	for (a++; *a && !c.bad; a++) {
+		switch (*a) {
+		case 'L':	/* the LSDA's encoding */
+			get_u8(&c);
+			break;
+		case 'P':	/* the personality routine: its encoding, address */
+			get_encoded(&c, get_u8(&c) & 0x0f, 0);
+			break;
+		case 'R':
+			cie->fde_enc = get_u8(&c);
+			break;
+		case 'S':
+			cie->signal = true;
+			break;
+		default:
+			c.bad = true;
+		}
 	}
-	return n;
+	return !c.bad;
+}
+
+/* A CIE: its augmentation and the rules its initial instructions set */
+static int add_cie(struct conv *cv, uint64_t offset, const Dwarf_CIE *e)
+{
+	struct cie *cies = grow(cv->cies, cv->ncies, &cv->cies_cap, sizeof(*cies));
+	struct cursor c = { e->initial_instructions, e->initial_instructions_end,
+			    e->initial_instructions, 0, false };
+	struct interp in = { .init = &abi_state, .s = abi_state };
+	struct cie *cie;
+
+	if (!cies)
+		return -ENOMEM;
+	cv->cies = cies;
+	cie = &cies[cv->ncies++];
+	memset(cie, 0, sizeof(*cie));
+	cie->offset = offset;
+	cie->code_align = e->code_alignment_factor;
+	cie->data_align = e->data_alignment_factor;
+	cie->ra_col = e->return_address_register;
+	cie->fde_aug_size = e->fde_augmentation_data_size;
+	in.cie = cie;
+	cie->bad = !read_augmentation(e, cie) || run_cfi(cv, &in, &c);
+	cie->init = in.s;
+	return 0;
+}
+
+/* The CIE at @offset, or NULL */
+static const struct cie *find_cie(const struct conv *cv, uint64_t offset)
+{
+	size_t lo = 0, hi = cv->ncies;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cv->cies[mid].offset == offset)
+			return &cv->cies[mid];
+		if (cv->cies[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* An FDE: its code range and where its instructions are */
+static int add_fde(struct conv *cv, const Dwarf_FDE *e, const Elf_Data *d, uint64_t vaddr)
+{
+	const struct cie *cie = find_cie(cv, e->CIE_pointer);
+	struct cursor c = { e->start, e->end, d->d_buf, vaddr, false };
+	uint64_t start, range;
+	struct fde *f;
+
+	if (!cie || cie->bad) {
+		cv->st->unreadable++;
+		return 0;
+	}
+	start = get_encoded(&c, cie->fde_enc, 0);
+	range = get_encoded(&c, cie->fde_enc & 0x0f, 0);
+	if (cie->z)
+		get_block(&c);
+	else if (cie->fde_aug_size <= (size_t)(c.end - c.p))
+		c.p += cie->fde_aug_size;
+	else
+		c.bad = true;
+	if (c.bad || start + range < start) {
+		cv->st->unreadable++;
+		return 0;
+	}
+	f = grow(cv->fdes, cv->nfdes, &cv->fdes_cap, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	cv->fdes = f;
+	f[cv->nfdes++] = (struct fde){ start, start + range, c.p, c.end, cie - cv->cies };
+	return 0;
+}
+
+/*
+ * Read every CIE and FDE of .eh_frame (libdw's dwarf_next_cfi()), in the
+ * order of the section; an entry libdw cannot read ends it.
+ */
+static int read_cfi(struct conv *cv, Elf *elf, Elf_Data *d, uint64_t vaddr)
+{
+	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
+	Dwarf_Off off = 0, next;
+	Dwarf_CFI_Entry e;
+	int ret;
+
+	if (!ident)
+		return -EINVAL;
+	while (off < d->d_size) {
+		ret = dwarf_next_cfi(ident, d, true, off, &next, &e);
+		if (ret > 0)
+			break;
+		if (ret < 0 || next <= off) {
+			cv->st->unreadable++;
+			break;
+		}
+		if (dwarf_cfi_cie_p(&e))
+			ret = add_cie(cv, off, &e.cie);
+		else
+			ret = add_fde(cv, &e.fde, d, vaddr);
+		if (ret)
+			return ret;
+		off = next;
+	}
+	return 0;
+}
+
+/* By start address, then in the order of the section */
+static int cmp_fde(const void *a, const void *b)
+{
+	const struct fde *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->insns < y->insns ? -1 : x->insns > y->insns;
+}
+
+/*
+ * The rows of FDE @f, into cv->rows: 0, -EINVAL if the FDE cannot be used
+ * at all, or -ENOMEM
+ */
+static int fde_rows(struct conv *cv, const struct fde *f, const Elf_Data *d,
+		    uint64_t vaddr)
+{
+	const struct cie *cie = &cv->cies[f->cie];
+	struct interp in = {
+		.cie = cie, .init = &cie->init, .s = cie->init, .fde = true,
+		.loc = f->start, .end = f->end,
+	};
+	struct cursor c = { f->insns, f->insns_end, d->d_buf, vaddr, false };
+
+	cv->nrows = 0;
+	return run_cfi(cv, &in, &c);
 }
 
 static bool same_rule(const struct rule *a, const struct rule *b)
@@ -639,60 +1246,65 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 		   void **sframe, size_t *size, struct sfconv_stats *st,
 		   sfconv_row_fn row_fn, void *row_ctx)
 {
+	struct conv cv = { .st = st };
 	struct buf fdes = { 0 }, fres = { 0 };
-	uint64_t *starts = NULL, text_end = text_vaddr + text_size;
-	struct row *rows = NULL;
-	size_t nstarts, cap = 0, i;
-	Dwarf_CFI *cfi;
-	int ret, why = SFCONV_ERROR;
+	uint64_t text_end = text_vaddr + text_size, vaddr;
+	size_t i, n = 0;
+	Elf_Data *d;
+	int ret;
 
 	memset(st, 0, sizeof(*st));
 	*sframe = NULL;
 	*size = 0;
-	cfi = dwarf_getcfi_elf(elf);
-	if (!cfi)
-		return -ENOENT;
-	ret = fde_starts(elf, &starts, &nstarts);
+	ret = find_eh_frame(elf, &d, &vaddr);
+	if (ret)
+		return ret;
+	ret = read_cfi(&cv, elf, d, vaddr);
 	if (ret)
 		goto out;
 
-	for (i = 0; i < nstarts; i++) {
-		uint64_t limit = i + 1 < nstarts ? starts[i + 1] : text_end;
-		ssize_t n;
+	/* The FDEs of code in the text, by address; the same start twice: the first */
+	if (cv.nfdes)
+		qsort(cv.fdes, cv.nfdes, sizeof(*cv.fdes), cmp_fde);
+	for (i = 0; i < cv.nfdes; i++) {
+		const struct fde *f = &cv.fdes[i];
 
-		/* The same start twice: only the first */
-		if (i && starts[i] == starts[i - 1])
-			continue;
-		if (starts[i] < text_vaddr || starts[i] >= text_end) {
+		if (f->start < text_vaddr || f->start >= text_end)
 			st->outside++;
-			continue;
-		}
-		if (limit > text_end)
-			limit = text_end;
-		n = fde_rows(cfi, starts[i], limit, &rows, &cap, &why);
-		if (!n) {
+		else if (f->start == f->end)
 			st->empty++;
-			continue;
-		}
+		else if (!n || f->start != cv.fdes[n - 1].start)
+			cv.fdes[n++] = *f;
+	}
+
+	for (i = 0; i < n; i++) {
+		const struct fde *f = &cv.fdes[i];
+		uint64_t limit = i + 1 < n ? f[1].start : text_end;
+		int why;
+
 		st->fdes++;
-		if (n < 0) {
+		ret = f->end > limit ? -ERANGE : fde_rows(&cv, f, d, vaddr);
+		if (ret == -ENOMEM)
+			goto out;
+		if (ret) {
+			why = ret == -ERANGE ? SFCONV_OVERLAP : SFCONV_ERROR;
 			st->rows_out[why]++;
 			if (row_fn)
-				row_fn(row_ctx, starts[i], starts[i] + 1, why);
+				row_fn(row_ctx, f->start, f->start + 1, why);
 			continue;
 		}
-		ret = convert_fde(rows, n, &fdes, &fres, st, row_fn, row_ctx);
+		ret = convert_fde(cv.rows, cv.nrows, &fdes, &fres, st, row_fn, row_ctx);
 		if (ret)
 			goto out;
 	}
 	ret = assemble(&fdes, &fres, st, sframe, size);
 	st->size = *size;
 out:
-	free(rows);
-	free(starts);
+	free(cv.cies);
+	free(cv.fdes);
+	free(cv.rows);
 	free(fdes.data);
 	free(fres.data);
-	dwarf_cfi_end(cfi);
 	return ret;
 }
 

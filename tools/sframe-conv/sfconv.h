@@ -4,9 +4,8 @@
  * objects that were not built with SFrame, and their hand-over to the
  * kernel (PR_REGISTER_SFRAME).
  *
- * The rules come from elfutils' libdw (dwarf_cfi_addrframe(),
- * dwarf_frame_cfa(), dwarf_frame_register()); only the functions' start
- * addresses are read from the .eh_frame_hdr search table.
+ * The CIEs and FDEs are read with elfutils' libdw (dwarf_next_cfi()), and
+ * each FDE's CFI program is run once by the converter's own interpreter.
  */
 #ifndef SFCONV_H
 #define SFCONV_H
@@ -22,7 +21,7 @@ enum sfconv_why {
 	SFCONV_FP,		/* FP neither unchanged nor saved at CFA + offset */
 	SFCONV_SIGNAL,		/* signal frame */
 	SFCONV_OVERLAP,		/* the FDE overlaps another one */
-	SFCONV_ERROR,		/* libdw could not evaluate it */
+	SFCONV_ERROR,		/* the FDE's CFI program is not understood */
 	SFCONV_NR_WHY
 };
 
@@ -36,7 +35,9 @@ extern const char *const sfconv_why_name[SFCONV_NR_WHY];
  * @empty: FDEs of no code (not in @fdes)
  * @outside: FDEs outside the text range (not in @fdes)
  * @rows: rows of the CFI tables of the @fdes
+ * @unreadable: CIEs and FDEs that could not be read (not in @fdes)
  * @rows_out: rows left out, by reason (enum sfconv_why)
+ * @cfi_insns: CFI instructions run (of the CIEs once, of each FDE once)
  * @sframe_fdes: SFrame FDEs written
  * @sframe_fres: SFrame FREs written
  * @size: size of the section
@@ -47,8 +48,10 @@ struct sfconv_stats {
 	unsigned int partial;
 	unsigned int empty;
 	unsigned int outside;
+	unsigned int unreadable;
 	unsigned int rows;
 	unsigned int rows_out[SFCONV_NR_WHY];
+	unsigned long cfi_insns;
 	unsigned int sframe_fdes;
 	unsigned int sframe_fres;
 	size_t size;
@@ -66,6 +69,22 @@ int sfconv_text_range(Elf *elf, uint64_t *vaddr, uint64_t *size);
  * headers. 0 if it is not a 64-bit ELF object.
  */
 size_t sfconv_elf_image_size(const void *image);
+
+/**
+ * struct sfconv_cfi_id - what a conversion's result depends on, with the
+ * text range: the object's .eh_frame
+ * @eh_frame_vaddr: its address
+ * @eh_frame_size: its size
+ * @eh_frame_hash: a 64-bit hash of its bytes (not a cryptographic one)
+ */
+struct sfconv_cfi_id {
+	uint64_t eh_frame_vaddr;
+	uint64_t eh_frame_size;
+	uint64_t eh_frame_hash;
+};
+
+/* Identify the CFI of @elf: 0, or -ENOENT if it has no .eh_frame */
+int sfconv_cfi_id(Elf *elf, struct sfconv_cfi_id *id);
 
 /* Has the object an SFrame section of its own (PT_GNU_SFRAME)? */
 int sfconv_has_sframe(Elf *elf);
@@ -114,6 +133,7 @@ struct prctl_sframe {
  * @text_start: the object's code, at run time
  * @text_size: its size
  * @cached: the section came from the cache
+ * @cache_why: else why not (a static string), e.g. "no cache file"
  * @fdes: FDEs of the object (from the conversion, or the cache)
  * @converted: FDEs converted whole
  */
@@ -125,25 +145,31 @@ struct sfconv_loaded {
 	uint64_t text_start;
 	uint64_t text_size;
 	int cached;
+	const char *cache_why;
 	unsigned int fdes;
 	unsigned int converted;
 };
 
 /*
  * The cache directory: $SFRAME_CACHE_DIR, else $XDG_CACHE_HOME/sframe-conv,
- * else $HOME/.cache/sframe-conv. Returns 0, or -ENOENT for no cache
- * (SFRAME_CACHE_DIR set to "", or no HOME).
+ * else $HOME/.cache/sframe-conv (relative ones are not used). Returns 0,
+ * -ENOENT for no cache (SFRAME_CACHE_DIR set to "", or no HOME), -EINVAL
+ * if SFRAME_CACHE_DIR is relative, -ENAMETOOLONG.
  */
 int sfconv_cache_dir(char *buf, size_t len);
 
 /*
- * Get the section for @elf loaded with @bias: from the cache @cache_dir
- * (NULL: none) by build ID, else converted (and then cached). It is
+ * Get the section for @elf loaded with @bias: from the cache directory
+ * @cache_dir (NULL: none) by build ID, if the file there is the user's and
+ * was made from the same CFI, else converted (and then cached). It is
  * mapped near the code and relocated. Returns 0, or a negative errno value
  * (-EEXIST: the object has SFrame of its own).
  */
 int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
 		struct sfconv_loaded *out);
+
+/* For tests: write cache files under a temporary name, not with O_TMPFILE */
+extern int sfconv_cache_no_tmpfile;
 
 /* Hand a loaded section to the kernel: 0, or a negative errno value */
 int sfconv_register(const struct sfconv_loaded *l);

@@ -5,6 +5,8 @@
 #   sframe-conv           convert objects, print what converts, fill the cache
 #   libsframe-audit.so    LD_AUDIT module registering converted sections at run time
 #   test_sfconv           the converter's tests (make sframe-conv-test; host test)
+#   libcfizoo*.so         CFI of every kind the converter reads (cfi_zoo.S, cfi_raw.S),
+#                         with .eh_frame_hdr, without, and without section headers
 
 SFCONV_SRC := $(TOP)/tools/sframe-conv
 SFCONV_OUT := $(BUILD)/sframe-conv
@@ -34,6 +36,26 @@ $(SFCONV_OUT)/test_sfconv: $(SFCONV_CORE) $(SFCONV_SRC)/test_sfconv.c $(SFRAME_R
 	gcc -O1 -g $(WARN_CFLAGS) $(SFRAME_SAN) -I$(SFRAME_OUT)/include \
 		$(filter %.c,$^) -o $@ -ldw -lelf
 
-# The objects above and this machine's vDSO, every row boundary and every 13th address
-sframe-conv-test: $(SFCONV_OUT)/test_sfconv
+SFCONV_ZOO := $(addprefix $(SFCONV_OUT)/,libcfizoo.so libcfizoo-nohdr.so libcfizoo-nosh.so)
+SFCONV_ZOO_SRC := $(SFCONV_SRC)/cfi_zoo.S $(SFCONV_SRC)/cfi_raw.S
+
+$(SFCONV_OUT)/libcfizoo.so: $(SFCONV_ZOO_SRC)
+	@mkdir -p $(@D)
+	gcc -shared -nostdlib -Wl,-z,noexecstack $^ -o $@
+
+$(SFCONV_OUT)/libcfizoo-nohdr.so: $(SFCONV_ZOO_SRC)
+	@mkdir -p $(@D)
+	gcc -shared -nostdlib -Wl,-z,noexecstack -Wl,--no-eh-frame-hdr $^ -o $@
+
+# e_shoff, e_shnum and e_shstrndx zeroed
+$(SFCONV_OUT)/libcfizoo-nosh.so: $(SFCONV_OUT)/libcfizoo.so
+	cp $< $@.tmp
+	printf '\0\0\0\0\0\0\0\0' | dd of=$@.tmp bs=1 seek=40 conv=notrunc status=none
+	printf '\0\0\0\0' | dd of=$@.tmp bs=1 seek=60 conv=notrunc status=none
+	mv $@.tmp $@
+
+# The objects above and this machine's vDSO, every row boundary and every 13th
+# address; the CFI zoo at every address
+sframe-conv-test: $(SFCONV_OUT)/test_sfconv $(SFCONV_ZOO)
 	$< -v $(SFCONV_TEST_OBJS)
+	$< -m 0 -s 1 $(SFCONV_ZOO)

@@ -302,7 +302,7 @@ static int test_object(const char *name, Elf *elf, const char *file,
 		ret = sframe_section_init(&sec, im.start, im.start + sfsize, bias + vaddr,
 					  bias + vaddr + size, image_read, &im);
 	if (!ret)
-		ret = sframe_section_validate(&sec, image_read, &im);
+		ret = sframe_section_validate(&sec, ~0U, image_read, &im);
 	if (ret) {
 		printf("FAIL %s: the kernel's reader rejects the section: %d\n", name, ret);
 		return 1;
