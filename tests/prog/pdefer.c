@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest tests of deferred perf callchains with raw perf_event_open (no perf tool).
- * Usage: pdefer chain|long|cpuwide|inherit|plain|einval|teardown|entry|maxstack|cswitch
+ * Usage: pdefer chain|long|cpuwide|inherit|plain|einval|teardown|entry|maxstack|cswitch|
+ *               swshare|swshare-defer|user-only|no-stale
  *        pdefer --list    the subtests tests/run.sh runs (this build's)
  * Exits 0 when every check held, 1 otherwise; the last line says why.
  */
@@ -714,6 +715,466 @@ static void test_entry(void)
 }
 #endif
 
+typedef void (*record_fn)(const struct perf_event_header *h, const uint64_t *p, void *arg);
+
+/*
+ * Every record in the buffer at @base, copied out of the ring, then consumed:
+ * @fn gets its header and its body.
+ */
+static void for_each_record(void *base, record_fn fn, void *arg)
+{
+	const uint64_t size = DATA_PAGES * 4096UL;
+	struct perf_event_mmap_page *pg = base;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE), off = pg->data_tail;
+	char *data = (char *)base + 4096;
+	static uint64_t rec[65536 / 8];
+
+	check(head - off <= size, "buffer wrapped: head %llu tail %llu", (unsigned long long)head,
+	      (unsigned long long)off);
+	while (head - off <= size && off < head) {
+		struct perf_event_header *h = (void *)&data[off % size];
+		size_t j;
+
+		if (h->size < sizeof(*h) || h->size % 8) {
+			check(0, "record of size %u", h->size);
+			break;
+		}
+		for (j = 0; j < h->size; j++)
+			((char *)rec)[j] = data[(off + j) % size];
+		fn((void *)rec, rec + 1, arg);
+		off += h->size;
+	}
+	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+}
+
+#define MAX_COOKIES 4096
+
+/* One of test_swshare's events and what its buffer holds */
+struct swring {
+	const char *name;
+	int fd, defer;		/* defer: with defer_callchain and defer_output */
+	void *rb;
+	uint64_t type, id, other_id;
+	int samples, other, badsize, badtid, marked, immediate, records;
+	int ncookies, nrecs;
+	uint64_t cookies[MAX_COOKIES], rec_cookies[MAX_COOKIES];
+};
+
+static struct swring swrings[2];
+
+/* A record of a test_swshare event's buffer: whose, how large, which callchain */
+static void swshare_record(const struct perf_event_header *h, const uint64_t *p, void *arg)
+{
+	unsigned int words = (h->size - sizeof(*h)) / 8, i;
+	struct swring *r = arg;
+	/* IDENTIFIER, IP, TID, TIME if asked for, then the callchain */
+	unsigned int n = 3 + !!(r->type & PERF_SAMPLE_TIME);
+	const uint64_t *ips;
+	uint64_t nr;
+
+	if (h->type == RECORD_CALLCHAIN_DEFERRED) {
+		r->records++;
+		if (r->nrecs < MAX_COOKIES)
+			r->rec_cookies[r->nrecs++] = p[0];
+		return;
+	}
+	if (h->type != PERF_RECORD_SAMPLE)
+		return;
+	r->samples++;
+	if (p[0] != r->id && !r->other++)
+		r->other_id = p[0];
+	if (words < n + 1 || (nr = p[n]) != words - n - 1) {
+		r->badsize++;
+		return;
+	}
+	if ((uint32_t)(p[2] >> 32) != (uint32_t)gettid())
+		r->badtid++;
+	ips = p + n + 1;
+	if (nr >= 2 && ips[nr - 2] == CONTEXT_USER_DEFERRED && ips[nr - 1]) {
+		r->marked++;
+		if (r->ncookies < MAX_COOKIES)
+			r->cookies[r->ncookies++] = ips[nr - 1];
+		return;
+	}
+	for (i = 0; i < nr && ips[i] != PERF_CONTEXT_USER; i++)
+		;
+	r->immediate += i + 1 < nr;
+}
+
+/* Write to @n fresh pages at @p: @n page faults */
+NOINLINE void touch_pages(volatile char *p, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i * 4096L] = 1;
+	keep_frame();
+}
+
+#define SW_FAULTS 200
+
+/*
+ * Two task-bound page fault events, a sample per fault, each with its own
+ * buffer: every sample in a buffer is its own event's (its identifier, the
+ * size its sample_type makes, its own kind of callchain), >= 200 each.
+ * Software events share one perf_sample_data per overflow in
+ * do_perf_sw_event(): the event handed the data second must still get a
+ * sample prepared for itself. With @defer, the first event has
+ * defer_callchain (and defer_output): its samples end with the deferred
+ * marker and a cookie whose record is in its buffer, the other's have
+ * immediate user callchains.
+ */
+static void swshare(int defer)
+{
+	char *pages = mmap(NULL, SW_FAULTS * 4096L, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const uint64_t base = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			      PERF_SAMPLE_CALLCHAIN;
+	int k, i, j;
+
+	check(pages != MAP_FAILED, "mmap: %s", strerror(errno));
+	if (pages == MAP_FAILED)
+		return;
+	swrings[0].name = "first";
+	swrings[0].type = base;
+	swrings[0].defer = defer;
+	swrings[1].name = "second";
+	swrings[1].type = base | PERF_SAMPLE_TIME;
+	for (k = 0; k < 2; k++) {
+		struct swring *r = &swrings[k];
+
+		sample_type = r->type;
+		r->fd = open_sw_event(PERF_COUNT_SW_PAGE_FAULTS, 1, 0, -1,
+				      r->defer ? ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT : 0);
+		check(r->fd >= 0, "perf_event_open of the %s event: %s", r->name, strerror(errno));
+		if (r->fd < 0)
+			return;
+		check(!ioctl(r->fd, PERF_EVENT_IOC_ID, &r->id), "PERF_EVENT_IOC_ID: %s",
+		      strerror(errno));
+		r->rb = map_buffer(r->fd);
+	}
+	ioctl(swrings[0].fd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(swrings[1].fd, PERF_EVENT_IOC_ENABLE, 0);
+	touch_pages(pages, SW_FAULTS);
+	/* the second first: records come while the defer_output event is on */
+	ioctl(swrings[1].fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(swrings[0].fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	for (k = 0; k < 2; k++) {
+		struct swring *r = &swrings[k];
+
+		for_each_record(r->rb, swshare_record, r);
+		printf("%s event (id %llx, sample_type %llx%s): %d samples, %d of another id (%llx), %d of a size not its sample_type's, %d of another task, %d deferred, %d immediate user callchains, %d deferred records\n",
+		       r->name, (unsigned long long)r->id, (unsigned long long)r->type,
+		       r->defer ? ", defer_callchain" : "", r->samples, r->other,
+		       (unsigned long long)r->other_id, r->badsize, r->badtid, r->marked,
+		       r->immediate, r->records);
+	}
+	for (k = 0; k < 2; k++) {
+		struct swring *r = &swrings[k];
+
+		check(r->samples >= SW_FAULTS, "the %s event's buffer: expected >= %d samples, got %d",
+		      r->name, SW_FAULTS, r->samples);
+		check(!r->other,
+		      "the %s event's buffer: %d of its %d samples carry id %llx (the %s event's: %llx), not its own %llx",
+		      r->name, r->other, r->samples, (unsigned long long)r->other_id,
+		      swrings[!k].name, (unsigned long long)swrings[!k].id,
+		      (unsigned long long)r->id);
+		check(!r->badsize, "the %s event's buffer: %d samples of a size that its sample_type %llx does not make",
+		      r->name, r->badsize, (unsigned long long)r->type);
+		check(!r->badtid, "the %s event's buffer: %d samples of another task", r->name,
+		      r->badtid);
+		if (r->defer) {
+			check(r->marked == r->samples,
+			      "the %s event (defer_callchain): %d of its %d samples end with the deferred marker and a cookie",
+			      r->name, r->marked, r->samples);
+			for (i = 0; i < r->ncookies; i++) {
+				for (j = 0; j < r->nrecs && r->rec_cookies[j] != r->cookies[i]; j++)
+					;
+				check(j < r->nrecs, "the %s event: no deferred record of cookie %llx",
+				      r->name, (unsigned long long)r->cookies[i]);
+			}
+		} else {
+			check(r->immediate == r->samples && !r->marked,
+			      "the %s event: %d of its %d samples with immediate user callchains, %d with the deferred marker",
+			      r->name, r->immediate, r->samples, r->marked);
+			check(!r->records, "the %s event (no defer_output): %d deferred records",
+			      r->name, r->records);
+		}
+		close(r->fd);
+	}
+	munmap(pages, SW_FAULTS * 4096L);
+}
+
+static void test_swshare(void)
+{
+	swshare(0);
+}
+
+static void test_swshare_defer(void)
+{
+	swshare(1);
+}
+
+/*
+ * @n times read(2) of 4 KiB of /dev/zero with the frame pointer at @fp all the
+ * while: samples in the loop, in the kernel or not, walk the frames at @fp.
+ */
+NOINLINE void fp_syscalls(unsigned long fp, long n)
+{
+	long ret;
+
+#ifdef __x86_64__
+	asm volatile("sub $128, %%rsp\n\t"	/* below the red zone */
+		     "push %%rbp\n\t"
+		     "mov %[fp], %%rbp\n"
+		     "1:\n\t"
+		     "mov %[nr], %%eax\n\t"
+		     "syscall\n\t"
+		     "dec %[n]\n\t"
+		     "jnz 1b\n\t"
+		     "pop %%rbp\n\t"
+		     "add $128, %%rsp"
+		     : "=&a"(ret), [n] "+r"(n)
+		     : [nr] "i"(SYS_read), "D"((long)zero_fd), "S"(buf), "d"(4096L), [fp] "r"(fp)
+		     : "rcx", "r11", "memory", "cc");
+#else
+	asm volatile("push %%ebp\n\t"
+		     "mov %[fp], %%ebp\n"
+		     "1:\n\t"
+		     "mov %[nr], %%eax\n\t"
+		     "int $0x80\n\t"
+		     "dec %[n]\n\t"
+		     "jnz 1b\n\t"
+		     "pop %%ebp"
+		     : "=&a"(ret), [n] "+r"(n)
+		     : [nr] "i"(SYS_read), "b"((long)zero_fd), "c"(buf), "d"(4096L), [fp] "r"(fp)
+		     : "memory", "cc");
+#endif
+	(void)ret;
+	keep_frame();
+}
+
+/*
+ * The user parts of callchains (after PERF_CONTEXT_USER in samples, the
+ * records' entries) seen by test_user_only and test_no_stale. Walks through
+ * made-up frames are told apart by their second entry: uw_v1 (the shallow
+ * chain: exactly [ip, uw_v1]), or uw_deep + 1 (the deep chain: uw_deep_n
+ * return addresses uw_deep + 16 * i + 1).
+ */
+struct uwalk {
+	const char *what;	/* "immediate" or "deferred" */
+	int samples, marked, records, walks;
+	int bad;		/* entries that are not user addresses, or planted */
+	int shallow, shallow_bad, deep, deep_bad;
+};
+
+static unsigned long uw_v1, uw_deep;
+static unsigned int uw_deep_n;
+
+static void print_walk(const char *why, const struct uwalk *w, const uint64_t *u, uint64_t n)
+{
+	uint64_t k;
+
+	printf("%s (%s): %llu entries:", why, w->what, (unsigned long long)n);
+	for (k = 0; k < n && k < 8; k++)
+		printf(" %llx", (unsigned long long)u[k]);
+	printf("%s\n", n > 8 ? " ..." : "");
+}
+
+/* A user part: @n entries at @u; @record: a deferred record (else a sample's) */
+static void check_user_part(struct uwalk *w, const uint64_t *u, uint64_t n, int record)
+{
+	uint64_t k;
+	int ok;
+
+	w->walks++;
+	for (k = 0; k < n; k++) {
+		if (bad_user_ip(u[k]) && w->bad++ < 5) {
+			print_walk("not a user address, or planted", w, u, n);
+			printf("    entry %llu: %llx\n", (unsigned long long)k,
+			       (unsigned long long)u[k]);
+		}
+	}
+	if (n >= 2 && u[1] == uw_v1) {
+		w->shallow++;
+		if (n != 2 && w->shallow_bad++ < 5)
+			print_walk("expected exactly [ip, made-up frame]", w, u, n);
+	} else if (uw_deep_n && n >= 2 && u[1] - uw_deep < 16 * uw_deep_n) {
+		w->deep++;
+		/* immediate walks end at perf_event_max_stack */
+		ok = record ? n == uw_deep_n + 1 : n <= uw_deep_n + 1;
+		for (k = 1; k < n; k++)
+			ok &= u[k] == uw_deep + 16 * (k - 1) + 1;
+		if (!ok && w->deep_bad++ < 5)
+			print_walk("not the deep chain", w, u, n);
+	}
+}
+
+/* A record of test_user_only's or test_no_stale's buffers (IP|TID|CALLCHAIN) */
+static void user_record(const struct perf_event_header *h, const uint64_t *p, void *arg)
+{
+	uint64_t words = (h->size - sizeof(*h)) / 8, nr, i;
+	struct uwalk *w = arg;
+
+	if (h->type == RECORD_CALLCHAIN_DEFERRED) {
+		w->records++;
+		if (words >= 2 && p[1] <= words - 2)
+			check_user_part(w, p + 2, p[1], 1);
+		else
+			check(0, "deferred record of %llu words with nr %llu",
+			      (unsigned long long)words, (unsigned long long)p[1]);
+		return;
+	}
+	if (h->type != PERF_RECORD_SAMPLE)
+		return;
+	w->samples++;
+	nr = words >= 3 ? p[2] : 0;
+	if (words < 3 || nr > words - 3) {
+		check(0, "sample of %llu words with nr %llu", (unsigned long long)words,
+		      (unsigned long long)nr);
+		return;
+	}
+	p += 3;
+	for (i = 0; i < nr && p[i] != PERF_CONTEXT_USER; i++)
+		;
+	if (i + 1 < nr)
+		check_user_part(w, p + i + 1, nr - i - 1, 0);
+	else if (nr >= 2 && p[nr - 2] == CONTEXT_USER_DEFERRED)
+		w->marked++;
+}
+
+/* Immediate and deferred cpu-clock events, IP|TID|CALLCHAIN, each with a buffer */
+static int uw_fd[2];
+static void *uw_rb[2];
+
+static int open_uw_events(void)
+{
+	int k;
+
+	sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	for (k = 0; k < 2; k++) {
+		uw_fd[k] = open_event(0, -1, k ? ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT : 0);
+		check(uw_fd[k] >= 0, "perf_event_open: %s", strerror(errno));
+		if (uw_fd[k] < 0)
+			return -1;
+		uw_rb[k] = map_buffer(uw_fd[k]);
+	}
+	for (k = 0; k < 2; k++)
+		ioctl(uw_fd[k], PERF_EVENT_IOC_ENABLE, 0);
+	return 0;
+}
+
+static void close_uw_events(void)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		ioctl(uw_fd[k], PERF_EVENT_IOC_DISABLE, 0);
+		munmap(uw_rb[k], (DATA_PAGES + 1) * 4096L);
+		close(uw_fd[k]);
+	}
+}
+
+static void drain_uw(struct uwalk *w)
+{
+	for_each_record(uw_rb[0], user_record, &w[0]);
+	for_each_record(uw_rb[1], user_record, &w[1]);
+}
+
+static void report_uw(const char *what, const struct uwalk *w, int min)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		printf("%s, %s: %d samples (%d deferred), %d records, %d user walks: %d through the shallow made-up chain (%d not exactly it), %d through the deep one (%d not exactly it), %d entries not user addresses or planted\n",
+		       what, w[k].what, w[k].samples, w[k].marked, w[k].records, w[k].walks,
+		       w[k].shallow, w[k].shallow_bad, w[k].deep, w[k].deep_bad, w[k].bad);
+		check(!w[k].bad, "%s, %s: %d user callchain entries are not user addresses or planted (>= %llx or one of the planted values)",
+		      what, w[k].what, w[k].bad, USER_ADDR_LIMIT);
+		check(w[k].shallow >= min, "%s, %s: expected >= %d walks through the made-up frames, got %d",
+		      what, w[k].what, min, w[k].shallow);
+		check(!w[k].shallow_bad, "%s, %s: %d of %d walks through the made-up frames are not exactly [ip, %lx]",
+		      what, w[k].what, w[k].shallow_bad, w[k].shallow, uw_v1);
+		if (uw_deep_n) {
+			check(w[k].deep >= min, "%s, %s: expected >= %d walks through the deep chain, got %d",
+			      what, w[k].what, min, w[k].deep);
+			check(!w[k].deep_bad, "%s, %s: %d of %d walks through the deep chain are not exactly it",
+			      what, w[k].what, w[k].deep_bad, w[k].deep);
+		}
+	}
+}
+
+/*
+ * Made-up frames whose return addresses are [a frame, a planted value, a
+ * frame], sampled by cpu-clock with immediate and with deferred callchains:
+ * every walk through them is exactly [ip, the first frame]: it ends at the
+ * planted value; no user part of a sample nor deferred record holds an
+ * address >= USER_ADDR_LIMIT or a planted value.
+ */
+static void test_user_only(void)
+{
+	unsigned long f[6], ras[3], fp;
+	unsigned int k, round;
+
+	if (open_uw_events())
+		return;
+	uw_v1 = (unsigned long)func_a + 1;
+	for (k = 0; k < NR_PLANTED; k++) {
+		struct uwalk w[2] = { { .what = "immediate" }, { .what = "deferred" } };
+		char what[64];
+
+		ras[0] = uw_v1;
+		ras[1] = planted_ras[k];
+		ras[2] = (unsigned long)func_b + 1;
+		fp = fake_frames(f, ras, 3);
+		for (round = 0; round < 400 && (w[0].shallow < 20 || w[1].shallow < 20); round++) {
+			fp_syscalls(fp, 500);
+			drain_uw(w);
+		}
+		snprintf(what, sizeof(what), "planted %lx", planted_ras[k]);
+		report_uw(what, w, 20);
+	}
+	close_uw_events();
+}
+
+#define DEEP_FRAMES 200
+
+/*
+ * Consecutive walks of a deep stack (200 made-up frames, return addresses in
+ * an executable mapping of their own) and a shallow one (one made-up frame),
+ * alternating: each walk holds exactly its own frames, the shallow ones nothing
+ * of the deep ones past their end, in immediate samples and deferred records.
+ */
+static void test_no_stale(void)
+{
+	unsigned long deep[2 * DEEP_FRAMES], shallow[2], ras[DEEP_FRAMES], fp_deep, fp_shallow;
+	struct uwalk w[2] = { { .what = "immediate" }, { .what = "deferred" } };
+	char *code = mmap(NULL, 65536, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned int i, round;
+
+	check(code != MAP_FAILED, "mmap: %s", strerror(errno));
+	if (code == MAP_FAILED || open_uw_events())
+		return;
+	uw_v1 = (unsigned long)func_a + 1;
+	uw_deep = (unsigned long)code;
+	uw_deep_n = DEEP_FRAMES;
+	for (i = 0; i < DEEP_FRAMES; i++)
+		ras[i] = uw_deep + 16 * i + 1;
+	fp_deep = fake_frames(deep, ras, DEEP_FRAMES);
+	fp_shallow = fake_frames(shallow, &uw_v1, 1);
+	for (round = 0; round < 400 && (w[0].shallow < 20 || w[1].shallow < 20 ||
+					w[0].deep < 20 || w[1].deep < 20); round++) {
+		for (i = 0; i < 250; i++) {
+			fp_syscalls(fp_deep, 1);
+			fp_syscalls(fp_shallow, 1);
+		}
+		drain_uw(w);
+	}
+	report_uw("deep and shallow", w, 20);
+	close_uw_events();
+}
+
 int main(int argc, char **argv)
 {
 	/* the subtests, which tests/run.sh runs as perf-defer-NAME (-32) */
@@ -737,6 +1198,17 @@ int main(int argc, char **argv)
 		{ "maxstack", test_maxstack, SUBTEST_64 },
 		/* deferred callchains of context-switch samples (taken under the runqueue lock) */
 		{ "cswitch", test_cswitch, SUBTEST_64 },
+		/*
+		 * two page fault events, one sample per fault each: every sample in
+		 * a buffer is its own event's (identifier, size, callchain)
+		 */
+		{ "swshare", test_swshare, SUBTEST_64 | SUBTEST_32 },
+		/* the same, the first event with defer_callchain */
+		{ "swshare-defer", test_swshare_defer, SUBTEST_64 | SUBTEST_32 },
+		/* walks end at a return address that is not a user one (made-up frames) */
+		{ "user-only", test_user_only, SUBTEST_64 | SUBTEST_32 },
+		/* alternating deep and shallow stacks: each walk holds its own frames only */
+		{ "no-stale", test_no_stale, SUBTEST_64 | SUBTEST_32 },
 	};
 	const struct subtest *t = subtest_find(tests, sizeof(tests) / sizeof(tests[0]), argv[1]);
 

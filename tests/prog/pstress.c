@@ -16,6 +16,10 @@
  *  - bits 38/39 never change whether an attr is accepted: the same attr without them
  *    gives the same result (mainline accepts them whatever the sample type);
  *  - every ring parses: record sizes, known types;
+ *  - every sample in a ring is of an event this child opened whose records go to
+ *    that ring (its own, or the one it was redirected to): software events of
+ *    one overflow once shared one perf_sample_data, so that a sample carried
+ *    another event's identifier, maybe of another process;
  *  - PERF_CONTEXT_USER_DEFERRED only in events with defer_callchain and user
  *    callchains, only as the last context, followed by a nonzero cookie;
  *  - a task-bound software event's sample with user callchains always carries its
@@ -57,6 +61,7 @@ struct ev {
 	int fd, task_bound, tracepoint;
 	uint64_t id;
 	void *ring;
+	struct ev *out;		/* the event whose ring gets its records, or NULL */
 	size_t pages;
 	unsigned long samples, deferred, records;
 };
@@ -242,11 +247,13 @@ static void open_one(void)
 		die("PERF_EVENT_IOC_ID: %s", strerror(errno));
 	e->pages = 1 << rnd(4);
 	e->ring = mmap(NULL, (e->pages + 1) * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	e->out = e;
 	if (e->ring == MAP_FAILED) {
 		/* inherited per-task events cannot be mapped, maybe redirected */
 		e->ring = NULL;
-		if (nevs && rnd(2))
-			ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, evs[0].fd);
+		e->out = NULL;
+		if (nevs && rnd(2) && !ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, evs[0].fd))
+			e->out = &evs[0];
 	}
 	nevs++;
 }
@@ -261,6 +268,19 @@ static int event_known(uint64_t id)
 	return 0;
 }
 
+static void print_events(void)
+{
+	int i;
+
+	for (i = 0; i < nevs; i++)
+		printf("event %d: id %llx fd %d type %u config %llu sample_type %llx flags %llx ring %p out %d\n",
+		       i, (unsigned long long)evs[i].id, evs[i].fd, evs[i].attr.type,
+		       (unsigned long long)evs[i].attr.config,
+		       (unsigned long long)evs[i].attr.sample_type,
+		       (unsigned long long)*flags_word(&evs[i].attr), evs[i].ring,
+		       evs[i].out ? (int)(evs[i].out - evs) : -1);
+}
+
 /* The event a sample or record belongs to, by its identifier */
 static struct ev *event_of(uint64_t id)
 {
@@ -269,33 +289,31 @@ static struct ev *event_of(uint64_t id)
 	for (i = 0; i < nevs; i++)
 		if (evs[i].id == id)
 			return &evs[i];
-	for (i = 0; i < nevs; i++)
-		printf("event %d: id %llx fd %d type %u config %llu sample_type %llx flags %llx ring %p\n",
-		       i, (unsigned long long)evs[i].id, evs[i].fd, evs[i].attr.type,
-		       (unsigned long long)evs[i].attr.config,
-		       (unsigned long long)evs[i].attr.sample_type,
-		       (unsigned long long)*flags_word(&evs[i].attr), evs[i].ring);
+	print_events();
 	die("record of an unknown event id %llx", (unsigned long long)id);
 }
 
-/* Parse one sample: its callchain, if the sample types before it are known. */
-static unsigned long foreign;
-
-static void check_sample(const uint64_t *p, const uint64_t *end)
+/*
+ * Check one sample of the ring of @ring: its event (by its identifier), and its
+ * callchain.
+ */
+static void check_sample(const uint64_t *p, const uint64_t *end, struct ev *ring)
 {
 	uint64_t st, nr, i, frames = 0, max;
 	int user_ctx = 0, marker = 0, kernel_ctx = 0;
 	struct ev *e;
 
-	/*
-	 * Open point: rarely (about one child in 60) a ring holds a sample
-	 * of an id this child never opened; counted, not parsed.
-	 */
 	if (!event_known(p[0])) {
-		foreign++;
-		return;
+		print_events();
+		die("a sample in the ring of event %d carries id %llx, of no event this child opened",
+		    (int)(ring - evs), (unsigned long long)p[0]);
 	}
 	e = event_of(p[0]);
+	if (e->out != ring) {
+		print_events();
+		die("a sample of event %d (id %llx) in the ring of event %d, which it does not write to",
+		    (int)(e - evs), (unsigned long long)e->id, (int)(ring - evs));
+	}
 	st = e->attr.sample_type;
 	max = e->attr.sample_max_stack ? e->attr.sample_max_stack : 127;
 
@@ -400,7 +418,7 @@ static void drain(struct ev *e)
 			printf("\n");
 		}
 		if (h.type == PERF_RECORD_SAMPLE) {
-			check_sample(rec + 1, rec + h.size / 8);
+			check_sample(rec + 1, rec + h.size / 8, e);
 		} else if (h.type == RECORD_CALLCHAIN_DEFERRED) {
 			/* the identifier ends the record if it has a sample_id */
 			struct ev *o = e->attr.sample_id_all ? event_of(rec[h.size / 8 - 1]) : e;

@@ -30,6 +30,56 @@ static inline __attribute__((always_inline)) long raw_syscall3(long nr, long a1,
 	return ret;
 }
 
+/*
+ * User callchains hold user addresses only. USER_ADDR_LIMIT: the first address
+ * that is not one for this build's tasks (the kernel half of x86-64; TASK_SIZE of
+ * an ia32 task). planted_ras: return addresses that tests put in made-up frames,
+ * which no walk may report: kernel-looking values, a user memory pattern, and
+ * values at and just above the limit.
+ */
+#ifdef __x86_64__
+#define USER_ADDR_LIMIT 0x0000800000000000ULL
+static const unsigned long planted_ras[] __attribute__((unused)) = {
+	0xffffffff8badc0deUL, 0xccccccccccccccccUL, 0x00007ffffffff000UL, 0x0000800000000000UL,
+};
+#else
+#define USER_ADDR_LIMIT 0xffffe000ULL
+static const unsigned long planted_ras[] __attribute__((unused)) = {
+	0xffffe000UL, 0xfffff000UL, 0xffffffffUL,
+};
+#endif
+#define NR_PLANTED (sizeof(planted_ras) / sizeof(planted_ras[0]))
+
+/* Is @ip a planted return address or not a user address? */
+static inline __attribute__((unused)) int bad_user_ip(unsigned long long ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PLANTED; i++)
+		if (ip == planted_ras[i])
+			return 1;
+	return ip >= USER_ADDR_LIMIT;
+}
+
+/*
+ * Made-up frame pointer frames in @f (2 * @n words, in the caller's frame, so
+ * above the stack pointer of what it calls): frame i saves the address of frame
+ * i + 1 (0 after the last) and the return address @ras[i]. Returns @f, the frame
+ * pointer a walk of them starts from.
+ */
+static inline __attribute__((unused)) unsigned long fake_frames(unsigned long *f,
+								const unsigned long *ras,
+								unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		f[2 * i] = i + 1 < n ? (unsigned long)&f[2 * i + 2] : 0;
+		f[2 * i + 1] = ras[i];
+	}
+	return (unsigned long)f;
+}
+
 #ifdef _STDIO_H
 #include <errno.h>
 #include <fcntl.h>
