@@ -46,6 +46,7 @@ help:
 	@echo 'make fuzz          fuzz the SFrame reader for FUZZ_SECONDS (600)'
 	@echo 'make sframe-conv   the .eh_frame -> SFrame converter and its LD_AUDIT helper'
 	@echo 'make sframe-conv-test   its tests against libdw (Debian libc, ld.so, libstdc++, a CFI zoo)'
+	@echo 'make sframe-conv-bench  program starts with and without the helper (warm cache)'
 	@echo 'Settings: FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
 	@echo '          SERIES=base..HEAD (the commits series-check builds),'
 	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds,'

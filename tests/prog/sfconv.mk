@@ -5,12 +5,14 @@
 #                   dlopens libsfcleaf.so (no SFrame), which calls libc's syscall()
 #   sfclock         -fomit-frame-pointer, no SFrame: loops on clock_gettime()
 #   sfseccomp       installs a seccomp filter, then dlopens libsfcleaf.so
+#   sfmiss          a SIGCHLD handler and a child of its own, dlopens a library from a
+#                   thread: the helper's converter must stay invisible (host test)
 # Debian's libc has neither frame pointers nor SFrame: only converted sections
 # (tools/sframe-conv, libsframe-audit.so) complete these chains.
 
 SFC_SRC := $(TOP)/tests/prog/sfconv
 SFC_OUT := $(BUILD)/tests/sfconv
-SFC_FILES := sfcall libsfcmid.so libsfcleaf.so sfclock sfreg libsfrlib.so sfseccomp
+SFC_FILES := sfcall libsfcmid.so libsfcleaf.so sfclock sfreg libsfrlib.so sfseccomp sfmiss
 
 TEST_EXTRA += $(addprefix $(SFC_OUT)/,$(SFC_FILES))
 
@@ -31,6 +33,10 @@ $(SFC_OUT)/sfclock: $(SFC_SRC)/sfclock.c $(TOP)/tests/prog/util.h
 
 $(SFC_OUT)/sfseccomp: $(SFC_SRC)/sfseccomp.c $(SFC_OUT)/libsfcleaf.so
 	gcc $(NOFP_CFLAGS) $< -o $@ -ldl
+
+$(SFC_OUT)/sfmiss: $(SFC_SRC)/sfmiss.c
+	@mkdir -p $(@D)
+	gcc $(NOFP_CFLAGS) $< -o $@ -ldl -pthread
 
 # sfreg: the prctl's ABI and semantics; it converts libsfrlib.so itself
 $(SFC_OUT)/libsfrlib.so: $(SFC_SRC)/sfrlib.c $(TOP)/tests/prog/util.h

@@ -11,6 +11,13 @@
  *                                  ~/.cache/sframe-conv); with -T (for
  *                                  tests) files are written under a
  *                                  temporary name, not with O_TMPFILE
+ *   sframe-conv -A OBJ OUT [DIR]   what libsframe-audit.so runs on a cache
+ *                                  miss: convert the object open at fd OBJ
+ *                                  (or "vdso": this process's vDSO), write
+ *                                  the cache file's bytes to fd OUT and
+ *                                  into the cache directory open at fd DIR;
+ *                                  nothing printed, the exit status 0 or
+ *                                  an errno value
  *
  * Output, one line per object:
  *   FILE: fdes=N full=N (P%) partial=N empty=N rows=N left-out: cfa=N ra=N ...
@@ -20,9 +27,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 #include "sfconv.h"
 
@@ -127,8 +136,49 @@ static int cache(const char *file, const char *dir)
 static void usage(void)
 {
 	fprintf(stderr, "usage: sframe-conv [-o OUT] FILE...\n"
-		"       sframe-conv -c [-T] [-d DIR] FILE...\n");
+		"       sframe-conv -c [-T] [-d DIR] FILE...\n"
+		"       sframe-conv -A OBJFD|vdso OUTFD [DIRFD]\n");
 	exit(2);
+}
+
+static int fd_arg(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s < '0' || *s > '9' || *end || v > INT_MAX)
+		usage();
+	return v;
+}
+
+/*
+ * sframe-conv -A: libsframe-audit.so's converter, run with every signal
+ * blocked (unblocked here), its environment empty, fds 0-2 /dev/null
+ */
+static int audit_fill(int argc, char **argv)
+{
+	const void *vdso;
+	sigset_t none;
+	int fd = -1, ret;
+	Elf *elf;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (argc < 2 || argc > 3)
+		usage();
+	elf_version(EV_CURRENT);
+	if (!strcmp(argv[0], "vdso")) {
+		vdso = (const void *)getauxval(AT_SYSINFO_EHDR);
+		elf = vdso ? elf_memory((char *)vdso, sfconv_elf_image_size(vdso)) : NULL;
+	} else {
+		fd = fd_arg(argv[0]);
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (!elf)
+		return EINVAL;
+	ret = sfconv_fill(elf, fd_arg(argv[1]), argc > 2 ? fd_arg(argv[2]) : -1);
+	elf_end(elf);
+	return ret < 0 && ret > -126 ? -ret : ret ? EIO : 0;
 }
 
 int main(int argc, char **argv)
@@ -137,6 +187,8 @@ int main(int argc, char **argv)
 	char dirbuf[PATH_MAX];
 	int opt, fill = 0, bad = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "-A"))
+		return audit_fill(argc - 2, argv + 2);
 	while ((opt = getopt(argc, argv, "co:d:T")) != -1) {
 		switch (opt) {
 		case 'c':

@@ -31,7 +31,6 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <endian.h>
 #include <errno.h>
 #include <gelf.h>
@@ -146,22 +145,6 @@ int sfconv_text_range(Elf *elf, uint64_t *vaddr, uint64_t *size)
 	return -ENOENT;
 }
 
-size_t sfconv_elf_image_size(const void *image)
-{
-	const Elf64_Ehdr *eh = image;
-	const Elf64_Phdr *ph;
-	size_t size, i;
-
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return 0;
-	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	ph = (const Elf64_Phdr *)((const char *)image + eh->e_phoff);
-	for (i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_offset + ph[i].p_filesz > size)
-			size = ph[i].p_offset + ph[i].p_filesz;
-	return size;
-}
-
 static int find_phdr(Elf *elf, uint32_t type, GElf_Phdr *ph)
 {
 	size_t i, n;
@@ -184,25 +167,20 @@ int sfconv_has_sframe(Elf *elf)
 	return !find_phdr(elf, PT_GNU_SFRAME, &ph);
 }
 
-int sfconv_build_id(Elf *elf, char *buf, size_t len)
+/* The ELF file behind @elf (or the image elf_memory() was given), for sfelf */
+int sfconv_elf_view(Elf *elf, struct sfelf *e)
 {
-	const unsigned char *id;
-	ssize_t n, i;
+	size_t size;
+	char *image = elf_rawfile(elf, &size);
 
-	n = dwelf_elf_gnu_build_id(elf, (const void **)&id);
-	if (n <= 0 || (size_t)n * 2 + 1 > len)
-		return -ENOENT;
-	for (i = 0; i < n; i++)
-		snprintf(buf + 2 * i, 3, "%02x", id[i]);
-	return 0;
+	return image ? sfelf_from_file(e, image, size) : -EINVAL;
 }
 
-static uint32_t get_u32(const uint8_t *p)
+int sfconv_build_id(Elf *elf, char *buf, size_t len)
 {
-	uint32_t v;
+	struct sfelf e;
 
-	memcpy(&v, p, sizeof(v));
-	return le32toh(v);
+	return sfconv_elf_view(elf, &e) ? -ENOENT : sfelf_build_id(&e, buf, len);
 }
 
 static bool fits_s32(int64_t v)
@@ -407,53 +385,12 @@ static int find_eh_frame(Elf *elf, Elf_Data **data, uint64_t *vaddr)
 	return eh_frame_from_hdr(elf, data, vaddr);
 }
 
-/* One step of a 64-bit hash: @w into @h */
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
-	return h ^ h >> 29;
-}
-
-/*
- * A 64-bit hash of @n bytes at @p (not a cryptographic one): four lanes of
- * 8 bytes, so that their multiplications overlap (libc's 150 KB .eh_frame:
- * 15 us here)
- */
-static uint64_t hash_bytes(const uint8_t *p, size_t n)
-{
-	uint64_t lane[4] = { n, 1, 2, 3 }, h = 0, w;
-	unsigned int i;
-
-	for (; n >= sizeof(lane); p += sizeof(lane), n -= sizeof(lane)) {
-		for (i = 0; i < 4; i++) {
-			memcpy(&w, p + 8 * i, 8);
-			lane[i] = mix(lane[i], w);
-		}
-	}
-	for (i = 0; i < 4; i++)
-		h = mix(h, lane[i]);
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = mix(h, w);
-	}
-	w = 0;
-	memcpy(&w, p, n);
-	return mix(h, w);
-}
-
 int sfconv_cfi_id(Elf *elf, struct sfconv_cfi_id *id)
 {
-	uint64_t vaddr;
-	Elf_Data *d;
-	int ret;
+	struct sfelf e;
+	int ret = sfconv_elf_view(elf, &e);
 
-	ret = find_eh_frame(elf, &d, &vaddr);
-	if (ret)
-		return ret;
-	id->eh_frame_vaddr = vaddr;
-	id->eh_frame_size = d->d_size;
-	id->eh_frame_hash = hash_bytes(d->d_buf, d->d_size);
-	return 0;
+	return ret ? ret : sfelf_cfi_id(&e, id);
 }
 
 /*
@@ -1306,30 +1243,4 @@ out:
 	free(fdes.data);
 	free(fres.data);
 	return ret;
-}
-
-int sfconv_relocate(void *sframe, size_t size, uint64_t bias, uint64_t sframe_addr)
-{
-	uint8_t *p = sframe;
-	uint32_t nfdes, fdeoff, i;
-	int64_t delta = (int64_t)(bias - sframe_addr);
-
-	if (size < SFRAME_HDR_SIZE || p[0] != (SFRAME_MAGIC & 0xff) ||
-	    p[1] != SFRAME_MAGIC >> 8 || p[2] != SFRAME_VERSION_2 || p[7])
-		return -EINVAL;
-	nfdes = get_u32(p + 8);
-	fdeoff = get_u32(p + 20);
-	if ((uint64_t)SFRAME_HDR_SIZE + fdeoff + (uint64_t)nfdes * SFRAME_FDE_SIZE > size)
-		return -EINVAL;
-	for (i = 0; i < nfdes; i++) {
-		uint8_t *f = p + SFRAME_HDR_SIZE + fdeoff + i * SFRAME_FDE_SIZE;
-		int64_t v = (int32_t)get_u32(f) + delta;
-		uint32_t le;
-
-		if (!fits_s32(v))
-			return -ERANGE;
-		le = htole32((uint32_t)v);
-		memcpy(f, &le, sizeof(le));
-	}
-	return 0;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sfconv: SFrame sections from the DWARF CFI (.eh_frame) of x86-64 ELF
- * objects that were not built with SFrame, and their hand-over to the
- * kernel (PR_REGISTER_SFRAME).
+ * objects that were not built with SFrame (sfconv.c), cached and handed to
+ * the kernel (PR_REGISTER_SFRAME) by sfload.c with what sfcache.h and
+ * sfelf.h declare (which libsframe-audit.so uses without libc and libdw).
  *
  * The CIEs and FDEs are read with elfutils' libdw (dwarf_next_cfi()), and
  * each FDE's CFI program is run once by the converter's own interpreter.
@@ -13,6 +14,8 @@
 #include <libelf.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "sfcache.h"
+#include "sfelf.h"
 
 /* Why a row of the CFI table does not fit SFrame */
 enum sfconv_why {
@@ -63,26 +66,6 @@ typedef void (*sfconv_row_fn)(void *ctx, uint64_t start, uint64_t end, int why);
 /* Text range of an object: its first executable PT_LOAD (as the kernel's) */
 int sfconv_text_range(Elf *elf, uint64_t *vaddr, uint64_t *size);
 
-/*
- * Size of an ELF object mapped whole in memory (the vDSO), for
- * elf_memory(): up to the end of its last segment or of its section
- * headers. 0 if it is not a 64-bit ELF object.
- */
-size_t sfconv_elf_image_size(const void *image);
-
-/**
- * struct sfconv_cfi_id - what a conversion's result depends on, with the
- * text range: the object's .eh_frame
- * @eh_frame_vaddr: its address
- * @eh_frame_size: its size
- * @eh_frame_hash: a 64-bit hash of its bytes (not a cryptographic one)
- */
-struct sfconv_cfi_id {
-	uint64_t eh_frame_vaddr;
-	uint64_t eh_frame_size;
-	uint64_t eh_frame_hash;
-};
-
 /* Identify the CFI of @elf: 0, or -ENOENT if it has no .eh_frame */
 int sfconv_cfi_id(Elf *elf, struct sfconv_cfi_id *id);
 
@@ -100,55 +83,8 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 		   void **sframe, size_t *size, struct sfconv_stats *st,
 		   sfconv_row_fn row_fn, void *row_ctx);
 
-/*
- * Make a section from sfconv_convert(), now at address @sframe_addr, describe
- * the object loaded with bias @bias: add @bias - @sframe_addr to every
- * function start. Returns 0, or -ERANGE if a start no longer fits 32 bits
- * (the section must be within 2 GiB of the code), -EINVAL if corrupt.
- */
-int sfconv_relocate(void *sframe, size_t size, uint64_t bias, uint64_t sframe_addr);
-
-/* The object's GNU build ID as a hex string; 0, or -ENOENT if it has none */
+/* The object's GNU build ID (PT_NOTE) as a hex string; 0, or -ENOENT if it has none */
 int sfconv_build_id(Elf *elf, char *buf, size_t len);
-
-/* The PR_REGISTER_SFRAME interface (include/uapi/linux/prctl.h) */
-#ifndef PR_REGISTER_SFRAME
-#define PR_REGISTER_SFRAME	0x53465247	/* "SFRG" */
-struct prctl_sframe {
-	uint64_t sframe_start;
-	uint64_t sframe_size;
-	uint64_t text_start;
-	uint64_t text_size;
-	uint64_t flags;
-};
-#endif
-
-/**
- * struct sfconv_loaded - a converted section mapped for an object
- * @map: the mapping holding it (a private copy of the cache file, or
- *	anonymous memory without a cache)
- * @map_len: its length
- * @sframe: the section, relocated for the object
- * @sframe_size: its size (0: nothing converted, nothing to register)
- * @text_start: the object's code, at run time
- * @text_size: its size
- * @cached: the section came from the cache
- * @cache_why: else why not (a static string), e.g. "no cache file"
- * @fdes: FDEs of the object (from the conversion, or the cache)
- * @converted: FDEs converted whole
- */
-struct sfconv_loaded {
-	void *map;
-	size_t map_len;
-	void *sframe;
-	size_t sframe_size;
-	uint64_t text_start;
-	uint64_t text_size;
-	int cached;
-	const char *cache_why;
-	unsigned int fdes;
-	unsigned int converted;
-};
 
 /*
  * The cache directory: $SFRAME_CACHE_DIR, else $XDG_CACHE_HOME/sframe-conv,
@@ -171,10 +107,15 @@ int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
 /* For tests: write cache files under a temporary name, not with O_TMPFILE */
 extern int sfconv_cache_no_tmpfile;
 
-/* Hand a loaded section to the kernel: 0, or a negative errno value */
-int sfconv_register(const struct sfconv_loaded *l);
+/*
+ * For libsframe-audit.so on a cache miss (sframe-conv -A): convert @elf and
+ * write the cache file's bytes to @out (a new file of the caller's), and if
+ * @dirfd >= 0 and the object has a build ID, into the cache directory open
+ * at @dirfd as well. 0 or a negative errno value.
+ */
+int sfconv_fill(Elf *elf, int out, int dirfd);
 
-/* Unmap a loaded section */
-void sfconv_unload(struct sfconv_loaded *l);
+/* The file behind @elf (or the image elf_memory() was given), for sfelf: 0 or -EINVAL */
+int sfconv_elf_view(Elf *elf, struct sfelf *e);
 
 #endif /* SFCONV_H */

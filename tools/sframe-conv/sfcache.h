@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Converted SFrame sections at run time, without libc (libsframe-audit.so)
+ * or with it (sfload.c, the converter): the cache directory, a cache file
+ * checked and mapped near its object's code, the section relocated and
+ * handed to the kernel (PR_REGISTER_SFRAME).
+ */
+#ifndef SFCACHE_H
+#define SFCACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "sfelf.h"
+
+/* Change the last byte when the converter's output or this header changes */
+#define SFCACHE_MAGIC		"SFCONV\0\4"
+
+/* The largest section the kernel takes (PR_REGISTER_SFRAME: -EFBIG) */
+#define SFCACHE_SECTION_MAX	(16 << 20)
+
+/* What a section is made from: a cache file is used only for the same */
+struct sfcache_key {
+	uint64_t text_vaddr;
+	uint64_t text_size;
+	struct sfconv_cfi_id cfi;
+};
+
+/* A cache file: this header, then the section (for the object at address 0) */
+struct sfcache_hdr {
+	char magic[8];
+	struct sfcache_key key;
+	uint64_t sframe_size;
+	uint32_t fdes;
+	uint32_t converted;
+};
+
+/* The PR_REGISTER_SFRAME interface (include/uapi/linux/prctl.h) */
+#ifndef PR_REGISTER_SFRAME
+#define PR_REGISTER_SFRAME	0x53465247	/* "SFRG" */
+struct prctl_sframe {
+	uint64_t sframe_start;
+	uint64_t sframe_size;
+	uint64_t text_start;
+	uint64_t text_size;
+	uint64_t flags;
+};
+#endif
+
+/**
+ * struct sfconv_loaded - a converted section mapped for an object
+ * @map: the mapping holding it: the cache file (or the converter's output)
+ *	mapped shared and read-only, but its first @private_len bytes, mapped
+ *	privately (the header and FDEs, which relocation writes); or
+ *	anonymous memory (sfconv_load() without a cache)
+ * @map_len: its length
+ * @private_len: the bytes of @map that are private to the process
+ * @sframe: the section, relocated for the object
+ * @sframe_size: its size (0: nothing converted, nothing to register)
+ * @text_start: the object's code, at run time
+ * @text_size: its size
+ * @cached: the section came from the cache
+ * @cache_why: else why not (a static string), e.g. "no cache file"
+ * @fdes: FDEs of the object (from the conversion, or the cache)
+ * @converted: FDEs converted whole
+ */
+struct sfconv_loaded {
+	void *map;
+	size_t map_len;
+	size_t private_len;
+	void *sframe;
+	size_t sframe_size;
+	uint64_t text_start;
+	uint64_t text_size;
+	int cached;
+	const char *cache_why;
+	unsigned int fdes;
+	unsigned int converted;
+};
+
+/*
+ * The cache directory from the values of $SFRAME_CACHE_DIR, $XDG_CACHE_HOME
+ * and $HOME (NULL if unset): the first, else XDG_CACHE_HOME/sframe-conv,
+ * else HOME/.cache/sframe-conv (relative ones are not used). Returns 0,
+ * -ENOENT for no cache (SFRAME_CACHE_DIR set to "", or no HOME), -EINVAL if
+ * SFRAME_CACHE_DIR is relative, -ENAMETOOLONG.
+ */
+int sfcache_dir(const char *sframe_cache_dir, const char *xdg_cache_home,
+		const char *home, char *buf, size_t len);
+
+/*
+ * Open the cache directory @dir, made (0700, with its parents) if missing:
+ * its fd (and its stat in *@sb if not NULL), or -1 with *@why saying why it
+ * is not used
+ */
+struct stat;
+int sfcache_open_dir(const char *dir, const char **why, struct stat *sb);
+
+/* The name of the cache file of build ID @id: 0, or -ENAMETOOLONG */
+int sfcache_name(char *buf, size_t len, const char *id);
+
+/*
+ * Map the section of the cache file open at @fd if it is one to use (for
+ * @key), relocated for the object loaded with @bias: 0, -ENOENT with
+ * l->cache_why set if not, or another negative errno value. The file must
+ * be the user's (or root's) and writable by nobody else, unless @own (a
+ * file of the process's own making).
+ */
+int sfcache_map_file(int fd, const struct sfcache_key *key, uint64_t bias, int own,
+		     struct sfconv_loaded *l);
+
+/* The cache file @name in @dirfd, mapped: as sfcache_map_file() */
+int sfcache_map_cached(int dirfd, const char *name, const struct sfcache_key *key,
+		       uint64_t bias, struct sfconv_loaded *l);
+
+/*
+ * Map @len bytes (of @fd from offset 0, or anonymous memory if @fd < 0;
+ * shared if @shared) with @prot where the section at @off in them can
+ * describe the code at [@text_start, @text_end): its address, or NULL
+ */
+void *sfcache_map_near(size_t len, int fd, int prot, int shared, size_t off,
+		       uint64_t text_start, uint64_t text_end);
+
+/* Hand a loaded section to the kernel: 0, or a negative errno value */
+int sfconv_register(const struct sfconv_loaded *l);
+
+/* Unmap a loaded section */
+void sfconv_unload(struct sfconv_loaded *l);
+
+#endif /* SFCACHE_H */
