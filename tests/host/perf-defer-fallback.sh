@@ -1,7 +1,7 @@
 # On this host's kernel, which has no deferred callchains, perf record --call-graph
 # fp,defer says it switches them off and records immediate callchains.
 . "$TOP/tests/lib.sh"
-"$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" 400 \
+"$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" 4000 \
 	2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
 cat record.err
 grep -qi "no deferred callchain support, switching them off" record.err ||

@@ -1220,10 +1220,5 @@ int main(int argc, char **argv)
 	}
 	zero_fd = open("/dev/zero", O_RDONLY);
 	t->fn();
-	if (failures) {
-		printf("FAIL: %d check(s) failed, the first: %s\n", failures, first_failure);
-		return 1;
-	}
-	printf("ok: %s\n", check_name);
-	return 0;
+	return check_end();
 }

@@ -521,10 +521,5 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	t->fn();
-	if (failures) {
-		printf("FAIL: %d check(s) failed, the first: %s\n", failures, first_failure);
-		return 1;
-	}
-	printf("ok: %s\n", check_name);
-	return 0;
+	return check_end();
 }

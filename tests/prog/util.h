@@ -267,6 +267,20 @@ static __attribute__((unused, format(printf, 2, 3))) void check_print(int ok, co
 } while (0)
 
 /*
+ * How a subtest ended: "FAIL: N check(s) failed, the first: MESSAGE" and 1, or
+ * "ok: NAME" and 0 (its exit status)
+ */
+static __attribute__((unused)) int check_end(void)
+{
+	if (failures) {
+		printf("FAIL: %d check(s) failed, the first: %s\n", failures, first_failure);
+		return 1;
+	}
+	printf("ok: %s\n", check_name);
+	return 0;
+}
+
+/*
  * A program's subtests. tests/run.sh runs each as a test of its own, named
  * PREFIX-NAME (PREFIX-NAME-32 for the -m32 build; tests/cases/suites gives the
  * PREFIX of each program): "PROG --list" prints the names of those it runs

@@ -1,0 +1,31 @@
+# perf top -g with call-graph.record-mode=fp,defer (set with perf config, as a user
+# does), system-wide, defers callchains as --call-graph fp,defer does: bench/deep's
+# whole user stack, "syscalls descend*151 main", right under the system call entry in
+# the call graph of each function of getppid() in perf top's last display.
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/perf-top.sh"
+[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+deep=$(bench_deep) || fail "cannot build bench/deep"
+# getppid()'s own functions: samples there are taken before the entry's user stack is
+# unwound, and always get it deferred (samples later in the entry, on the way out, may
+# get it immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack)
+GETPPID="x64_sys_call|__x64_sys_getppid|__task_pid_nr_ns"
+export HOME=$PWD
+"$PERF" config --user call-graph.record-mode=fp,defer || fail "perf config failed"
+grep -q "record-mode = fp,defer" .perfconfig || fail "perf config wrote: $(cat .perfconfig)"
+"$deep" 150 100000000 16 > /dev/null &
+pid=$!
+# system-wide, as perf top -g is run most: one ring buffer per CPU, read in rounds
+top_run top.out 10 -d 1 -E 10 --no-children -e cpu-clock -g --comms deep
+kill $pid
+! grep -i "switching them off" top.out.err || fail "perf top did not defer callchains"
+top_displays top.out | tail -n 3
+top_graphs top.out > graphs.txt
+top_user_paths graphs.txt syscalls > all-paths.txt
+cat all-paths.txt
+grep -E "	($GETPPID)$" all-paths.txt > paths.txt
+entries=$(cut -f2 paths.txt | sort -u | wc -l)
+whole=$(grep -c "^syscalls descend\*151 main	" paths.txt)
+echo "$(wc -l < paths.txt) paths into user space in $entries kernel functions, $whole whole"
+[ "$entries" -ge 2 ] || fail "expected the graphs of >= 2 functions of getppid() to go into user space, got $entries"
+[ "$whole" = "$(wc -l < paths.txt)" ] || fail "paths that are not syscalls descend*151 main: $(grep -v "^syscalls descend\*151 main	" paths.txt | head -n 1)"

@@ -1,0 +1,35 @@
+# perf top --call-graph fp,defer shows the whole user stack under the kernel frames of
+# the samples: bench/deep's 150 frames of recursion under main (deeper than the 127
+# frames of an immediate callchain), in the call graph of each function of getppid()
+# in perf top's last display, "syscalls descend*151 main" right under the system call
+# entry. perf top -g, the control, shows them cut (else the test proves nothing).
+. "$TOP/tests/lib.sh"
+. "$TOP/tests/perf-top.sh"
+# perf tools behaviour: the default kernel only, to keep CI under an hour
+[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+deep=$(bench_deep) || fail "cannot build bench/deep"
+# getppid()'s own functions: samples there are taken before the entry's user stack is
+# unwound, and always get it deferred (samples later in the entry, on the way out, may
+# get it immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack)
+GETPPID="x64_sys_call|__x64_sys_getppid|__task_pid_nr_ns"
+"$deep" 150 100000000 16 > /dev/null &
+pid=$!
+top_run top.out 10 -d 1 -E 10 --no-children -e cpu-clock --call-graph fp,defer -p $pid
+top_run g.out 10 -d 1 -E 10 --no-children -e cpu-clock -g -p $pid
+kill $pid
+! grep -i "switching them off" top.out.err || fail "perf top did not defer callchains"
+top_displays top.out | tail -n 3
+top_graphs top.out > graphs.txt
+top_user_paths graphs.txt syscalls > all-paths.txt
+cat all-paths.txt
+grep -E "	($GETPPID)$" all-paths.txt > paths.txt
+entries=$(cut -f2 paths.txt | sort -u | wc -l)
+whole=$(grep -c "^syscalls descend\*151 main	" paths.txt)
+echo "fp,defer: $(wc -l < paths.txt) paths into user space in $entries kernel functions, $whole whole"
+[ "$entries" -ge 2 ] || fail "expected the graphs of >= 2 functions of getppid() to go into user space, got $entries"
+[ "$whole" = "$(wc -l < paths.txt)" ] || fail "paths that are not syscalls descend*151 main: $(grep -v "^syscalls descend\*151 main	" paths.txt | head -n 1)"
+top_graphs g.out > g-graphs.txt
+top_user_paths g-graphs.txt syscalls | grep -E "	($GETPPID)$" > g-paths.txt
+echo "-g: $(wc -l < g-paths.txt) paths into user space, $(grep -c " main	" g-paths.txt) down to main"
+[ -s g-paths.txt ] || fail "perf top -g showed no paths into user space"
+! grep -q " main	" g-paths.txt || fail "perf top -g showed main: the test proves nothing"

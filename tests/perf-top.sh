@@ -1,0 +1,129 @@
+# Helpers for the perf top tests, guest and host (sourced after lib.sh; POSIX sh).
+
+# top_run OUT SECONDS OPTION...: perf top --stdio OPTION... for SECONDS, then SIGINT
+# (a user's ^C); its displays go to OUT, its stderr to OUT.err. Its keys come from a
+# FIFO open for reading and writing, which never has any (perf top polls its standard
+# input: /dev/null would be a key at every poll, and its help screen the display).
+# Fails when perf top ends by itself.
+top_run() {
+	out=$1 secs=$2
+	shift 2
+	[ -p keys ] || mkfifo keys
+	COLUMNS=400 LINES=60 timeout -s INT "$secs" "$PERF" top --stdio "$@" \
+		<> keys > "$out" 2> "$out.err"
+	rc=$?
+	[ $rc = 124 ] || fail "perf top $* ended by itself (exit $rc): $(tail -n 3 "$out.err")"
+}
+
+# top_displays OUT: each display perf top printed in OUT, one a line:
+#   N irqs=SAMPLES_PER_SEC kernel=K entries=E lost=L
+# (L: the lost events so far, the second number of perf top's "lost: A/B")
+top_displays() {
+	awk '
+	function flush() {
+		if (n) printf "%d irqs=%s kernel=%d entries=%d lost=%s\n", n, irqs, k, e, lost
+	}
+	/\033\[H\033\[2J/ { flush(); n++; irqs = 0; k = 0; e = 0; lost = 0; next }
+	/PerfTop:/ {
+		irqs = $2
+		if (match($0, /lost: [0-9]+\/[0-9]+/)) {
+			lost = substr($0, RSTART, RLENGTH)
+			sub(/.*\//, "", lost)
+		}
+	}
+	/^ +[0-9.]+%  .*\[[k.]\] / { e++; if ($0 ~ /\[k\] /) k++ }
+	END { flush() }' "$1"
+}
+
+# top_graphs OUT [N]: the entries of display N (default: the last one with entries) of
+# perf top --stdio --no-children in OUT with their call graphs (callee order), one line
+# an entry (the default graph) or a callchain (--call-graph ...,flat):
+#   MODE SYMBOL: FRAME FRAME ...
+# MODE is k or . (perf top's [k] and [.]); the frames are those of the graph in the
+# order shown (a branch after the other), without the tree drawing, and N of the same
+# frame in a row are FRAME*N.
+top_graphs() {
+	awk -v want="${2:-0}" '
+	function chain_end() {
+		if (sym == "" || frames == "") return
+		if (rep > 1) frames = frames "*" rep
+		print mode " " sym ":" frames
+		frames = ""; last = ""; rep = 0
+	}
+	function parse(l) {
+		if (l ~ /^ +[0-9.]+%  / && match(l, /\[[k.]\] /)) {
+			chain_end()
+			mode = substr(l, RSTART + 1, 1)
+			sym = substr(l, RSTART + RLENGTH)
+			sub(/ +$/, "", sym)
+			frames = ""; last = ""; rep = 0
+			return
+		}
+		if (sym == "") return
+		# a callchain of the flat output
+		if (l ~ /^ +[0-9.]+%$/) {
+			chain_end()
+			return
+		}
+		sub(/^[ |-]*([0-9.]+%--)?-*/, "", l)
+		sub(/ +$/, "", l)
+		if (l == "") return
+		if (l == last) { rep++; return }
+		if (rep > 1) frames = frames "*" rep
+		frames = frames " " l; last = l; rep = 1
+	}
+	/\033\[H\033\[2J/ { n++; next }
+	{
+		line[n, ++cnt[n]] = $0
+		if ($0 ~ /^ +[0-9.]+%  .*\[[k.]\] /) ent[n]++
+	}
+	END {
+		s = want
+		for (i = n; !s && i > 0; i--) if (ent[i]) s = i
+		for (j = 1; j <= cnt[s]; j++) parse(line[s, j])
+		chain_end()
+	}' "$1"
+}
+
+# top_user_paths GRAPHS [FIRST]: in top_graphs lines, the paths into user space of the
+# kernel entries' graphs, one a line: from the frame under the system call entry (only
+# if it is FIRST, when given) to main, or as far as the graph goes, e.g.
+# "syscalls descend*151 main"; each with the entry's symbol after a tab
+top_user_paths() {
+	awk -v first="$2" '
+	$1 == "k" {
+		sym = $2
+		sub(/:$/, "", sym)
+		for (i = 3; i <= NF; i++) {
+			if ($(i - 1) != "entry_SYSCALL_64_after_hwframe" ||
+			    (first != "" && $i != first))
+				continue
+			path = $i
+			for (j = i + 1; j <= NF && $j !~ /^entry_SYSCALL_64/; j++) {
+				path = path " " $j
+				if ($j == "main") break
+			}
+			print path "\t" sym
+		}
+	}' "$1"
+}
+
+# top_stats ERR: the counts perf top -v printed at exit, as
+#   merged=M unmerged=U held=H
+# (samples shown with and without their deferred user part, the most held for a thread)
+top_stats() {
+	sed -n 's/^deferred callchains: \([0-9]*\) samples merged, \([0-9]*\) shown without their user part, at most \([0-9]*\) events held for a thread$/merged=\1 unmerged=\2 held=\3/p' "$1"
+}
+
+# bench_deep: bench/deep (150 frames of descend() under main, then getppid() system
+# calls), as make bench built it, else built here with the flags of bench/bench.mk
+bench_deep() {
+	if [ -x "$TOP/build/bench/bin/deep" ]; then
+		echo "$TOP/build/bench/bin/deep"
+	elif gcc -O2 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -Wall -Wextra \
+		-Werror -o deep "$TOP/bench/deep.c" -pthread >&2; then
+		echo "$PWD/deep"
+	else
+		return 1
+	fi
+}
