@@ -108,6 +108,25 @@ top_user_paths() {
 	}' "$1"
 }
 
+# top_getppid_paths PATHS: the top_user_paths lines of PATHS whose kernel entry is one of
+# getppid()'s own functions (x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns), with
+# its full name: perf top cuts its symbol column to the widest of the first -E entries,
+# filtered ones (other comms) included, so a name may come cut (at least 8 characters
+# are kept here). Samples in these functions are taken before the entry's user stack is
+# unwound, and always get it deferred (samples later in the entry, on the way out, may
+# get it immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack).
+top_getppid_paths() {
+	awk -F '\t' '
+	BEGIN { n = split("x64_sys_call __x64_sys_getppid __task_pid_nr_ns", fn, " ") }
+	{
+		for (i = 1; i <= n; i++)
+			if ($2 == fn[i] || (length($2) >= 8 && index(fn[i], $2) == 1)) {
+				print $1 "\t" fn[i]
+				break
+			}
+	}' "$1"
+}
+
 # top_stats ERR: the counts perf top -v printed at exit, as
 #   merged=M unmerged=U held=H
 # (samples shown with and without their deferred user part, the most held for a thread)

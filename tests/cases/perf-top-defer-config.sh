@@ -6,10 +6,6 @@
 . "$TOP/tests/perf-top.sh"
 [ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
 deep=$(bench_deep) || fail "cannot build bench/deep"
-# getppid()'s own functions: samples there are taken before the entry's user stack is
-# unwound, and always get it deferred (samples later in the entry, on the way out, may
-# get it immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack)
-GETPPID="x64_sys_call|__x64_sys_getppid|__task_pid_nr_ns"
 export HOME=$PWD
 "$PERF" config --user call-graph.record-mode=fp,defer || fail "perf config failed"
 grep -q "record-mode = fp,defer" .perfconfig || fail "perf config wrote: $(cat .perfconfig)"
@@ -23,7 +19,7 @@ top_displays top.out | tail -n 3
 top_graphs top.out > graphs.txt
 top_user_paths graphs.txt syscalls > all-paths.txt
 cat all-paths.txt
-grep -E "	($GETPPID)$" all-paths.txt > paths.txt
+top_getppid_paths all-paths.txt > paths.txt
 entries=$(cut -f2 paths.txt | sort -u | wc -l)
 whole=$(grep -c "^syscalls descend\*151 main	" paths.txt)
 echo "$(wc -l < paths.txt) paths into user space in $entries kernel functions, $whole whole"

@@ -7,9 +7,6 @@
 . "$TOP/tests/perf-top.sh"
 [ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
 deep=$(bench_deep) || fail "cannot build bench/deep"
-# getppid()'s own functions, whose samples always get their user stack deferred (see
-# perf-top-defer.sh)
-GETPPID="x64_sys_call|__x64_sys_getppid|__task_pid_nr_ns"
 mkfifo keys
 "$deep" 150 100000000 16 > /dev/null &
 pid=$!
@@ -38,7 +35,7 @@ echo "lost: $lost; $stats"
 top_graphs top.out > graphs.txt
 top_user_paths graphs.txt > all-paths.txt
 cat all-paths.txt
-grep -E "	($GETPPID)$" all-paths.txt > paths.txt
+top_getppid_paths all-paths.txt > paths.txt
 [ "$(cut -f2 paths.txt | sort -u | wc -l)" -ge 2 ] ||
 	fail "expected the graphs of >= 2 functions of getppid() to go into user space"
 ! grep -v "^syscalls descend\*151 main	" paths.txt ||

@@ -8,10 +8,6 @@
 # perf tools behaviour: the default kernel only, to keep CI under an hour
 [ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
 deep=$(bench_deep) || fail "cannot build bench/deep"
-# getppid()'s own functions: samples there are taken before the entry's user stack is
-# unwound, and always get it deferred (samples later in the entry, on the way out, may
-# get it immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack)
-GETPPID="x64_sys_call|__x64_sys_getppid|__task_pid_nr_ns"
 "$deep" 150 100000000 16 > /dev/null &
 pid=$!
 top_run top.out 10 -d 1 -E 10 --no-children -e cpu-clock --call-graph fp,defer -p $pid
@@ -22,14 +18,15 @@ top_displays top.out | tail -n 3
 top_graphs top.out > graphs.txt
 top_user_paths graphs.txt syscalls > all-paths.txt
 cat all-paths.txt
-grep -E "	($GETPPID)$" all-paths.txt > paths.txt
+top_getppid_paths all-paths.txt > paths.txt
 entries=$(cut -f2 paths.txt | sort -u | wc -l)
 whole=$(grep -c "^syscalls descend\*151 main	" paths.txt)
 echo "fp,defer: $(wc -l < paths.txt) paths into user space in $entries kernel functions, $whole whole"
 [ "$entries" -ge 2 ] || fail "expected the graphs of >= 2 functions of getppid() to go into user space, got $entries"
 [ "$whole" = "$(wc -l < paths.txt)" ] || fail "paths that are not syscalls descend*151 main: $(grep -v "^syscalls descend\*151 main	" paths.txt | head -n 1)"
 top_graphs g.out > g-graphs.txt
-top_user_paths g-graphs.txt syscalls | grep -E "	($GETPPID)$" > g-paths.txt
+top_user_paths g-graphs.txt syscalls > g-all-paths.txt
+top_getppid_paths g-all-paths.txt > g-paths.txt
 echo "-g: $(wc -l < g-paths.txt) paths into user space, $(grep -c " main	" g-paths.txt) down to main"
 [ -s g-paths.txt ] || fail "perf top -g showed no paths into user space"
 ! grep -q " main	" g-paths.txt || fail "perf top -g showed main: the test proves nothing"
