@@ -34,9 +34,10 @@
  * object's dynamic section), the notes and .eh_frame, found through
  * .eh_frame_hdr; it opens the object's file only on a cache miss (or
  * for the section headers of an object without .eh_frame_hdr). The cache
- * file is mapped shared and read-only but for the pages holding the FDEs,
- * which are relocated (sfcache.c). The environment and the auxiliary
- * vector it finds above the initial stack (ld.so's __libc_stack_end).
+ * file is mapped shared and read-only, as it is (sfcache.c: function
+ * starts relative to the text, PR_SFRAME_TEXT_RELATIVE). The environment
+ * and the auxiliary vector it finds above the initial stack (ld.so's
+ * __libc_stack_end).
  *
  * Converting needs libdw, so a cache miss runs the converter: sframe-conv
  * next to this module (sframe-conv -A), with no environment and with the
@@ -632,10 +633,10 @@ static int middle(void *arg)
 
 /*
  * Run the converter on the object's file @src (NULL: the vDSO), the cache
- * directory open at @dirfd (-1: none), and map what it wrote for @key and
- * @bias: 0 or a negative errno value (-ESTALE: it converted other code)
+ * directory open at @dirfd (-1: none), and map what it wrote for @key: 0
+ * or a negative errno value (-ESTALE: it converted other code)
  */
-static int convert(struct source *src, int dirfd, const struct sfcache_key *key, uint64_t bias,
+static int convert(struct source *src, int dirfd, const struct sfcache_key *key,
 		   struct sfconv_loaded *l)
 {
 	static char stacks[2][8192] __attribute__((aligned(16)));
@@ -686,7 +687,7 @@ static int convert(struct source *src, int dirfd, const struct sfcache_key *key,
 	if (ret < 0) {
 		/* no child, or lost */
 	} else if (WIFEXITED(status) && !WEXITSTATUS(status)) {
-		ret = sfcache_map_file(sp.out, key, bias, 1, l);
+		ret = sfcache_map_file(sp.out, key, 1, l);
 		if (ret == -ENOENT)
 			ret = -ESTALE;
 		l->cache_why = why;
@@ -872,12 +873,12 @@ static struct object *add(const char *name, struct sfelf *e, uint64_t bias, stru
 		dirfd = cache_dir_fd(&l->cache_why);
 	if (dirfd >= 0) {
 		sfcache_name(file, sizeof(file), id);
-		ret = sfcache_map_cached(dirfd, file, &key, bias, l);
+		ret = sfcache_map_cached(dirfd, file, &key, l);
 		l->cached = !ret;
 		if (ret != -ENOENT)
 			goto out;
 	}
-	ret = convert(src, dirfd, &key, bias, l);
+	ret = convert(src, dirfd, &key, l);
 out:
 	if (!ret) {
 		ret = sfconv_register(l);

@@ -5,20 +5,15 @@
  * memcmp(), strlen(): libsframe-audit.so runs it in every program.
  *
  * A cache file is a struct sfcache_hdr followed by the section as
- * sfconv_convert() wrote it (for the object at address 0). The header
+ * sfconv_convert() wrote it (function starts relative to the text). The header
  * records what the section was made from: the text range and the .eh_frame
  * (address, size, hash of its bytes); a file whose record is not the
  * object's (stale, or other code under the same build ID) is not used.
  *
- * The file is mapped shared and read-only, so that the page cache's pages
- * are all there is of the section's FREs; only the pages holding the
- * header and the FDEs, whose function starts are relocated to where the
- * section and the object are (SFrame's function starts are 32 bits
- * relative to the section), are mapped privately over them, written and
- * made read-only again: 4 KiB per 204 FDEs (libc: 76 KiB). The mapping
- * must be within 2 GiB of the code: the kernel's default placement puts it
- * next to the shared libraries; for a program mapped far from them, below
- * the program.
+ * The file is mapped shared and read-only, wherever the kernel puts it:
+ * the section's function starts are offsets from the object's text, which
+ * PR_SFRAME_TEXT_RELATIVE tells the kernel, so its bytes are the same in
+ * every process and the page cache's pages are all there is of it.
  *
  * The cache is trusted only as far as nobody but the user can write to it:
  * the directory must be the user's, not a symlink and not writable by
@@ -121,97 +116,19 @@ int sfcache_open_dir(const char *dir, const char **why, struct stat *sbp)
 	return -1;
 }
 
-/* Can a section at @s describe [@text_start, @text_end)? */
-static int near(uint64_t s, uint64_t text_start, uint64_t text_end)
+/* Map the file at @fd (@l->map_len bytes, the section at @off) shared and read-only */
+static int map_shared(int fd, size_t off, struct sfconv_loaded *l)
 {
-	return (int64_t)(text_start - s) >= INT32_MIN &&
-	       (int64_t)(text_end - s) <= INT32_MAX;
-}
+	long p = sf_mmap(NULL, l->map_len, PROT_READ, MAP_SHARED, fd, 0);
 
-/*
- * Where the kernel puts the mapping by default (next to the shared
- * libraries), else 1 GiB or 256 MiB below the code, else above it
- */
-void *sfcache_map_near(size_t len, int fd, int prot, int shared, size_t off,
-		       uint64_t text_start, uint64_t text_end)
-{
-	const int64_t dist[] = { 0, -(1LL << 30), -(1LL << 28), 1LL << 28, 1LL << 30 };
-	int flags = (shared ? MAP_SHARED : MAP_PRIVATE) | (fd < 0 ? MAP_ANONYMOUS : 0);
-	unsigned int i;
-
-	for (i = 0; i < sizeof(dist) / sizeof(dist[0]); i++) {
-		uint64_t hint = 0;
-		long p;
-
-		if (dist[i] < 0 && text_start > (uint64_t)-dist[i] + len)
-			hint = (text_start + dist[i] - len) & ~(PAGE_SIZE - 1);
-		else if (dist[i] > 0)
-			hint = (text_end + dist[i]) & ~(PAGE_SIZE - 1);
-		if (i && !hint)
-			continue;
-		/*
-		 * Where the kernel puts it by default is next to this code: no use
-		 * for code far from it (a program far from the shared libraries)
-		 */
-		if (!i && !near((uint64_t)(uintptr_t)&sfcache_map_near, text_start, text_end))
-			continue;
-		p = sf_mmap((void *)hint, len, prot, flags, fd, 0);
-		if (sf_mmap_failed(p))
-			continue;
-		if (near((uint64_t)p + off, text_start, text_end))
-			return (void *)p;
-		sf_munmap((void *)p, len);
-	}
-	return NULL;
-}
-
-/*
- * Map the file at @fd (@l->map_len bytes, the section at @off) near the
- * code: shared and read-only, the pages with the header and FDEs private;
- * relocate the section, make it all read-only
- */
-static int map_shared(int fd, size_t off, uint64_t bias, struct sfconv_loaded *l)
-{
-	size_t rel;
-	long p;
-	int ret;
-
-	l->map = sfcache_map_near(l->map_len, fd, PROT_READ, 1, off, l->text_start,
-				  l->text_start + l->text_size);
-	if (!l->map)
-		return -ERANGE;
+	if (sf_mmap_failed(p))
+		return p;
+	l->map = (void *)p;
 	l->sframe = (char *)l->map + off;
-	rel = sfconv_relocated_size(l->sframe, l->sframe_size);
-	ret = -EINVAL;
-	if (!rel)
-		goto fail;
-	l->private_len = (off + rel + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1);
-	if (l->private_len > l->map_len)
-		l->private_len = l->map_len;
-	/* Populated: copied now, not at a read fault and a write fault a page */
-	p = sf_mmap(l->map, l->private_len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0);
-	if (sf_mmap_failed(p)) {
-		ret = p;
-		goto fail;
-	}
-	/* What is relocated must be in the private copy (the file could have changed) */
-	ret = -EINVAL;
-	rel = sfconv_relocated_size(l->sframe, l->sframe_size);
-	if (rel && off + rel <= l->private_len)
-		ret = sfconv_relocate(l->sframe, l->sframe_size, bias, (uint64_t)l->sframe);
-	if (!ret)
-		ret = sf_mprotect(l->map, l->private_len, PROT_READ);
-	if (!ret)
-		return 0;
-fail:
-	sf_munmap(l->map, l->map_len);
-	l->map = NULL;
-	l->private_len = 0;
-	return ret;
+	return 0;
 }
 
-int sfcache_map_file(int fd, const struct sfcache_key *key, uint64_t bias, int own,
+int sfcache_map_file(int fd, const struct sfcache_key *key, int own,
 		     struct sfconv_loaded *l)
 {
 	struct sfcache_hdr h;
@@ -242,11 +159,11 @@ int sfcache_map_file(int fd, const struct sfcache_key *key, uint64_t bias, int o
 	if (!h.sframe_size)
 		return 0;
 	l->map_len = sb.st_size;
-	return map_shared(fd, sizeof(h), bias, l);
+	return map_shared(fd, sizeof(h), l);
 }
 
 int sfcache_map_cached(int dirfd, const char *name, const struct sfcache_key *key,
-		       uint64_t bias, struct sfconv_loaded *l)
+		       struct sfconv_loaded *l)
 {
 	int fd, ret;
 
@@ -257,7 +174,7 @@ int sfcache_map_cached(int dirfd, const char *name, const struct sfcache_key *ke
 			       "cache file cannot be opened";
 		return -ENOENT;
 	}
-	ret = sfcache_map_file(fd, key, bias, 0, l);
+	ret = sfcache_map_file(fd, key, 0, l);
 	sf_close(fd);
 	return ret;
 }
@@ -269,6 +186,7 @@ int sfconv_register(const struct sfconv_loaded *l)
 		.sframe_size = l->sframe_size,
 		.text_start = l->text_start,
 		.text_size = l->text_size,
+		.flags = PR_SFRAME_TEXT_RELATIVE,
 	};
 
 	if (!l->sframe_size)

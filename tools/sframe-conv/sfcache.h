@@ -2,8 +2,8 @@
 /*
  * Converted SFrame sections at run time, without libc (libsframe-audit.so)
  * or with it (sfload.c, the converter): the cache directory, a cache file
- * checked and mapped near its object's code, the section relocated and
- * handed to the kernel (PR_REGISTER_SFRAME).
+ * checked and mapped, the section handed to the kernel (PR_REGISTER_SFRAME
+ * with PR_SFRAME_TEXT_RELATIVE).
  */
 #ifndef SFCACHE_H
 #define SFCACHE_H
@@ -13,7 +13,7 @@
 #include "sfelf.h"
 
 /* Change the last byte when the converter's output or this header changes */
-#define SFCACHE_MAGIC		"SFCONV\0\4"
+#define SFCACHE_MAGIC		"SFCONV\0\5"
 
 /* The largest section the kernel takes (PR_REGISTER_SFRAME: -EFBIG) */
 #define SFCACHE_SECTION_MAX	(16 << 20)
@@ -25,7 +25,7 @@ struct sfcache_key {
 	struct sfconv_cfi_id cfi;
 };
 
-/* A cache file: this header, then the section (for the object at address 0) */
+/* A cache file: this header, then the section (starts relative to the text) */
 struct sfcache_hdr {
 	char magic[8];
 	struct sfcache_key key;
@@ -45,16 +45,17 @@ struct prctl_sframe {
 	uint64_t flags;
 };
 #endif
+#ifndef PR_SFRAME_TEXT_RELATIVE
+#define PR_SFRAME_TEXT_RELATIVE	(1ULL << 0)
+#endif
 
 /**
  * struct sfconv_loaded - a converted section mapped for an object
  * @map: the mapping holding it: the cache file (or the converter's output)
- *	mapped shared and read-only, but its first @private_len bytes, mapped
- *	privately (the header and FDEs, which relocation writes); or
- *	anonymous memory (sfconv_load() without a cache)
+ *	mapped shared and read-only, or anonymous memory (sfconv_load()
+ *	without a cache)
  * @map_len: its length
- * @private_len: the bytes of @map that are private to the process
- * @sframe: the section, relocated for the object
+ * @sframe: the section (function starts relative to the text)
  * @sframe_size: its size (0: nothing converted, nothing to register)
  * @text_start: the object's code, at run time
  * @text_size: its size
@@ -66,7 +67,6 @@ struct prctl_sframe {
 struct sfconv_loaded {
 	void *map;
 	size_t map_len;
-	size_t private_len;
 	void *sframe;
 	size_t sframe_size;
 	uint64_t text_start;
@@ -100,25 +100,17 @@ int sfcache_name(char *buf, size_t len, const char *id);
 
 /*
  * Map the section of the cache file open at @fd if it is one to use (for
- * @key), relocated for the object loaded with @bias: 0, -ENOENT with
+ * @key): 0, -ENOENT with
  * l->cache_why set if not, or another negative errno value. The file must
  * be the user's (or root's) and writable by nobody else, unless @own (a
  * file of the process's own making).
  */
-int sfcache_map_file(int fd, const struct sfcache_key *key, uint64_t bias, int own,
+int sfcache_map_file(int fd, const struct sfcache_key *key, int own,
 		     struct sfconv_loaded *l);
 
 /* The cache file @name in @dirfd, mapped: as sfcache_map_file() */
 int sfcache_map_cached(int dirfd, const char *name, const struct sfcache_key *key,
-		       uint64_t bias, struct sfconv_loaded *l);
-
-/*
- * Map @len bytes (of @fd from offset 0, or anonymous memory if @fd < 0;
- * shared if @shared) with @prot where the section at @off in them can
- * describe the code at [@text_start, @text_end): its address, or NULL
- */
-void *sfcache_map_near(size_t len, int fd, int prot, int shared, size_t off,
-		       uint64_t text_start, uint64_t text_end);
+		       struct sfconv_loaded *l);
 
 /* Hand a loaded section to the kernel: 0, or a negative errno value */
 int sfconv_register(const struct sfconv_loaded *l);

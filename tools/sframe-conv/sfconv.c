@@ -26,8 +26,9 @@
  * understood (or malformed) is left out whole.
  *
  * The section is SFrame version 2, FDEs sorted, function starts relative
- * to the start of the section (no SFRAME_F_FDE_FUNC_START_PCREL), for the
- * section placed at address 0 of the object: sfconv_relocate() moves it.
+ * to the start of the text (no SFRAME_F_FDE_FUNC_START_PCREL), for
+ * PR_REGISTER_SFRAME with PR_SFRAME_TEXT_RELATIVE: its bytes do not depend
+ * on where the object or the section is mapped.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -1125,7 +1126,7 @@ static int convert_fde(const struct row *rows, size_t n, struct buf *fdes,
 	return 0;
 }
 
-static int assemble(const struct buf *fdes, const struct buf *fres,
+static int assemble(const struct buf *fdes, const struct buf *fres, uint64_t text_vaddr,
 		    const struct sfconv_stats *st, void **sframe, size_t *size)
 {
 	size_t nfdes = fdes->len / sizeof(struct out_fde), i;
@@ -1151,12 +1152,12 @@ static int assemble(const struct buf *fdes, const struct buf *fres,
 	for (i = 0; i < nfdes; i++) {
 		const struct out_fde *f = (const struct out_fde *)fdes->data + i;
 
-		/* The function's address, for the section at address 0 */
-		if (f->start > INT32_MAX) {
+		/* The function's offset in the text (inside it: no overflow) */
+		if (f->start - text_vaddr > INT32_MAX) {
 			free(out.data);
 			return -ERANGE;
 		}
-		buf_put(&out, f->start, 4);
+		buf_put(&out, f->start - text_vaddr, 4);
 		buf_put(&out, f->size, 4);
 		buf_put(&out, f->fre_off, 4);
 		buf_put(&out, f->num_fres, 4);
@@ -1234,7 +1235,7 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 		if (ret)
 			goto out;
 	}
-	ret = assemble(&fdes, &fres, st, sframe, size);
+	ret = assemble(&fdes, &fres, text_vaddr, st, sframe, size);
 	st->size = *size;
 out:
 	free(cv.cies);

@@ -75,9 +75,9 @@ int sfconv_has_sframe(Elf *elf);
 /*
  * Convert the CFI of @elf for the code at [text_vaddr, text_vaddr +
  * text_size) into an SFrame v2 section (malloc()ed, *@sframe, *@size)
- * whose function addresses are relative to the section placed at address
- * 0 of the object: see sfconv_relocate(). No section (*@sframe NULL, *@size
- * 0) if no row fits. Returns 0 or a negative errno value.
+ * whose function starts are offsets from @text_vaddr (PR_SFRAME_TEXT_RELATIVE).
+ * No section (*@sframe NULL, *@size 0) if no row fits. Returns 0 or a
+ * negative errno value.
  */
 int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 		   void **sframe, size_t *size, struct sfconv_stats *st,
@@ -98,7 +98,7 @@ int sfconv_cache_dir(char *buf, size_t len);
  * Get the section for @elf loaded with @bias: from the cache directory
  * @cache_dir (NULL: none) by build ID, if the file there is the user's and
  * was made from the same CFI, else converted (and then cached). It is
- * mapped near the code and relocated. Returns 0, or a negative errno value
+ * mapped read-only (shared if cached). Returns 0, or a negative errno value
  * (-EEXIST: the object has SFrame of its own).
  */
 int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,

@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The cache key of an ELF object (sfelf.h), without libelf, libdw or libc
- * (but memcpy(), memcmp()), and the relocation of a converted section.
+ * (but memcpy(), memcmp()).
  */
 #include <endian.h>
 #include <errno.h>
 #include <string.h>
 #include "sfelf.h"
-
-#define SFRAME_MAGIC		0xdee2
-#define SFRAME_VERSION_2	2
-#define SFRAME_HDR_SIZE		28
-#define SFRAME_FDE_SIZE		20
 
 int sfelf_check_header(const Elf64_Ehdr *eh)
 {
@@ -317,48 +312,4 @@ size_t sfconv_elf_image_size(const void *image)
 		if (ph[i].p_offset + ph[i].p_filesz > size)
 			size = ph[i].p_offset + ph[i].p_filesz;
 	return size;
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return le32toh(v);
-}
-
-size_t sfconv_relocated_size(const void *sframe, size_t size)
-{
-	const uint8_t *p = sframe;
-	uint64_t end;
-
-	if (size < SFRAME_HDR_SIZE || p[0] != (SFRAME_MAGIC & 0xff) ||
-	    p[1] != SFRAME_MAGIC >> 8 || p[2] != SFRAME_VERSION_2 || p[7])
-		return 0;
-	end = SFRAME_HDR_SIZE + (uint64_t)get_u32(p + 20) +
-	      (uint64_t)get_u32(p + 8) * SFRAME_FDE_SIZE;
-	return end > size ? 0 : end;
-}
-
-int sfconv_relocate(void *sframe, size_t size, uint64_t bias, uint64_t sframe_addr)
-{
-	uint8_t *p = sframe;
-	uint32_t nfdes, fdeoff, i;
-	int64_t delta = (int64_t)(bias - sframe_addr);
-
-	if (!sfconv_relocated_size(sframe, size))
-		return -EINVAL;
-	nfdes = get_u32(p + 8);
-	fdeoff = get_u32(p + 20);
-	for (i = 0; i < nfdes; i++) {
-		uint8_t *f = p + SFRAME_HDR_SIZE + fdeoff + i * SFRAME_FDE_SIZE;
-		int64_t v = (int32_t)get_u32(f) + delta;
-		uint32_t le;
-
-		if (v < INT32_MIN || v > INT32_MAX)
-			return -ERANGE;
-		le = htole32((uint32_t)v);
-		memcpy(f, &le, sizeof(le));
-	}
-	return 0;
 }

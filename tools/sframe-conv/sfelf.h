@@ -93,18 +93,4 @@ int sfelf_cfi_id(const struct sfelf *e, struct sfconv_cfi_id *id);
  */
 size_t sfconv_elf_image_size(const void *image);
 
-/*
- * Make a section from sfconv_convert(), now at address @sframe_addr, describe
- * the object loaded with bias @bias: add @bias - @sframe_addr to every
- * function start. Returns 0, or -ERANGE if a start no longer fits 32 bits
- * (the section must be within 2 GiB of the code), -EINVAL if corrupt.
- */
-int sfconv_relocate(void *sframe, size_t size, uint64_t bias, uint64_t sframe_addr);
-
-/*
- * The bytes sfconv_relocate() writes, from the start of the section: the
- * SFrame header and the FDEs (0 if corrupt)
- */
-size_t sfconv_relocated_size(const void *sframe, size_t size);
-
 #endif /* SFELF_H */

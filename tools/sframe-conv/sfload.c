@@ -109,22 +109,23 @@ static int write_cache(int dirfd, const char *name, const struct sfcache_hdr *h,
 	return fd;
 }
 
-/* Map a copy of @sframe in anonymous memory, relocated, read-only */
-static int map_copy(const void *sframe, uint64_t bias, struct sfconv_loaded *l)
+/* Map a copy of @sframe in anonymous memory, read-only */
+static int map_copy(const void *sframe, struct sfconv_loaded *l)
 {
-	int ret;
+	int ret = 0;
 
 	if (!l->sframe_size)
 		return 0;
-	l->map_len = l->private_len = l->sframe_size;
-	l->map = sfcache_map_near(l->map_len, -1, PROT_READ | PROT_WRITE, 0, 0,
-				  l->text_start, l->text_start + l->text_size);
-	if (!l->map)
-		return -ERANGE;
+	l->map_len = l->sframe_size;
+	l->map = mmap(NULL, l->map_len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (l->map == MAP_FAILED) {
+		l->map = NULL;
+		return -errno;
+	}
 	l->sframe = l->map;
 	memcpy(l->sframe, sframe, l->sframe_size);
-	ret = sfconv_relocate(l->sframe, l->sframe_size, bias, (uint64_t)l->sframe);
-	if (!ret && mprotect(l->map, l->map_len, PROT_READ))
+	if (mprotect(l->map, l->map_len, PROT_READ))
 		ret = -errno;
 	if (ret) {
 		munmap(l->map, l->map_len);
@@ -205,7 +206,7 @@ int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
 		dirfd = sfcache_open_dir(cache_dir, &l->cache_why, NULL);
 	if (dirfd >= 0) {
 		sfcache_name(name, sizeof(name), id);
-		ret = sfcache_map_cached(dirfd, name, &key, bias, l);
+		ret = sfcache_map_cached(dirfd, name, &key, l);
 		if (ret != -ENOENT) {
 			l->cached = !ret;
 			close(dirfd);
@@ -220,7 +221,7 @@ int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
 	if (fd >= 0) {
 		const char *why = l->cache_why;
 
-		ret = sfcache_map_file(fd, &key, bias, 0, l);
+		ret = sfcache_map_file(fd, &key, 0, l);
 		close(fd);
 		l->cache_why = why;
 		if (ret != -ENOENT)
@@ -230,7 +231,7 @@ int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
 	l->fdes = h.fdes;
 	l->converted = h.converted;
 	l->sframe_size = h.sframe_size;
-	ret = map_copy(sframe, bias, l);
+	ret = map_copy(sframe, l);
 done:
 	free(sframe);
 out:

@@ -10,6 +10,9 @@
  *    assembly without CFI but with a frame pointer) ends the walk: no
  *    frame-pointer guess;
  *  - a section corrupted after registration ends the walk at the library;
+ *  - function starts are relative to the text (PR_SFRAME_TEXT_RELATIVE):
+ *    without the flag the section is refused, with PC-relative starts too,
+ *    and a copy of it far from the code gives the same chain;
  *  - dlclose() drops the registration, which can be made again for the
  *    library mapped anew;
  *  - registrations count against the registry's limit (ENOSPC) and go with
@@ -92,6 +95,7 @@ static void test_errors(const struct sfconv_loaded *l)
 	struct prctl_sframe good = {
 		.sframe_start = (uint64_t)l->sframe, .sframe_size = l->sframe_size,
 		.text_start = l->text_start, .text_size = l->text_size,
+		.flags = PR_SFRAME_TEXT_RELATIVE,
 	}, a;
 	unsigned char big[sizeof(good) + 8];
 	struct prctl_sframe *low;
@@ -99,8 +103,12 @@ static void test_errors(const struct sfconv_loaded *l)
 	long ret;
 
 	a = good;
-	a.flags = 1;
-	check(reg(&a, sizeof(a), 0) == EINVAL, "flags: EINVAL");
+	a.flags = 2;
+	check(reg(&a, sizeof(a), 0) == EINVAL, "unknown flag: EINVAL");
+	a = good;
+	a.flags = 0;
+	check(reg(&a, sizeof(a), 0) == EINVAL,
+	      "without PR_SFRAME_TEXT_RELATIVE (functions outside the code): EINVAL");
 	check(reg(&good, sizeof(good), 1) == EINVAL, "arg4: EINVAL");
 	memcpy(big, &good, sizeof(good));
 	memset(big + sizeof(good), 1, 8);
@@ -130,6 +138,9 @@ static void test_errors(const struct sfconv_loaded *l)
 	a = good;
 	a.sframe_start = (uint64_t)copy;
 	check(reg(&a, sizeof(a), 0) == EINVAL, "bad magic: EINVAL");
+	memcpy(copy, l->sframe, l->sframe_size);
+	((unsigned char *)copy)[3] |= 0x4;	/* SFRAME_F_FDE_FUNC_START_PCREL */
+	check(reg(&a, sizeof(a), 0) == EINVAL, "PR_SFRAME_TEXT_RELATIVE with PC-relative starts: EINVAL");
 	free(copy);
 
 	a = good;
@@ -235,7 +246,7 @@ int main(void)
 	struct sfconv_loaded l;
 	struct udt_state s;
 	long e0, e1;
-	void *h;
+	void *h, *far;
 	uint32_t i;
 
 	check_verbose = 1;	/* PASS lines too */
@@ -261,7 +272,8 @@ int main(void)
 	e0 = entries();
 	test_errors(&l);
 	check(reg(&(struct prctl_sframe){ (uint64_t)l.sframe, l.sframe_size, l.text_start,
-					   l.text_size, 0 }, sizeof(struct prctl_sframe), 0) == 0,
+					   l.text_size, PR_SFRAME_TEXT_RELATIVE },
+		  sizeof(struct prctl_sframe), 0) == 0,
 	      "register");
 	e1 = entries();
 	check(e1 == e0, "the entry for the library without SFrame replaced: %ld -> %ld", e0, e1);
@@ -284,9 +296,22 @@ int main(void)
 	dlclose(h);
 	sfconv_unload(&l);
 	check(entries() == e1 - 1, "dlclose drops the registration: %ld -> %ld", e1, entries());
+	/*
+	 * The same bytes anywhere: a copy 64 GiB above the library mapped anew
+	 * (function starts relative to the text, PR_SFRAME_TEXT_RELATIVE)
+	 */
 	h = open_lib(&l);
-	check(h && sfconv_register(&l) == 0, "register the library mapped again");
-	expect_chain("exact chain again", 0, chain, 5, 0);
+	far = mmap((char *)(l.text_start & ~4095UL) + (64UL << 30), l.sframe_size,
+		   PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	check(h && far != MAP_FAILED, "library mapped again, a copy of its section 64 GiB away");
+	if (h && far != MAP_FAILED) {
+		memcpy(far, l.sframe, l.sframe_size);
+		check(reg(&(struct prctl_sframe){ (uint64_t)far, l.sframe_size, l.text_start,
+						   l.text_size, PR_SFRAME_TEXT_RELATIVE },
+			  sizeof(struct prctl_sframe), 0) == 0, "register the copy");
+		expect_chain("exact chain from the copy", 0, chain, 5, 0);
+		munmap(far, l.sframe_size);
+	}
 	dlclose(h);
 	sfconv_unload(&l);
 
