@@ -47,6 +47,50 @@ function frames(addr, sym,   i, f) {
 	return NF - 1
 }'
 
+# deep_zero_report PERF_SCRIPT_OUTPUT DEPTH: samples=S good=G bad=B, S the samples of
+# tests/prog/deep (DEPTH) in its read of /dev/zero (read_zero or rep_stos_alternative
+# under ksys_read, not over 9p: clear_user() also runs in exec, for the new image's bss,
+# where the user stack is the interpreter's _start), G those whose user part is
+# zero_read recurse*DEPTH+1 main (repeats counted), B the others (the first three
+# printed to stderr)
+deep_zero_report() {
+	perf_samples "$1" | awk -F '\t' -v depth="$2" '
+	{
+		split($1, h, " ")
+		n = frames(addr, sym)
+		zero = 0; rd = 0; v9fs = 0; user = ""; last = ""; rep = 0; done = 0
+		for (i = 1; i <= n; i++) {
+			s = sym[i]
+			if (addr[i] ~ /^ffff/) {
+				if (s == "read_zero" || s == "rep_stos_alternative") zero = 1
+				if (s == "ksys_read") rd = 1
+				if (s ~ /^v9fs_/) v9fs = 1
+			} else if (!done) {
+				if (s == last) rep++
+				else {
+					if (rep > 1) user = user "*" rep
+					user = user (user == "" ? "" : " ") s; last = s; rep = 1
+				}
+				done = s == "main"
+			}
+		}
+		if (rep > 1) user = user "*" rep
+		if (h[1] == "deep" && zero && rd && !v9fs) {
+			ns++
+			if (user == "zero_read recurse*" depth + 1 " main") good++
+			else if (bad++ < 3) print "bad chain: " user > "/dev/stderr"
+		}
+	}
+	END { printf "samples=%d good=%d bad=%d\n", ns, good, bad }'"$FRAMES_AWK"
+}
+
+# expect_deep REPORT: a deep_zero_report with >= 20 samples, all good (fails otherwise)
+expect_deep() {
+	echo "$1"
+	[ "$(field samples "$1")" -ge 20 ] || fail "expected >= 20 samples in the read of /dev/zero: $1"
+	[ "$(field bad "$1")" = 0 ] || fail "samples without the whole deferred user chain: $1"
+}
+
 # chain_report PERF_SCRIPT_OUTPUT COMM KSYMS FUNC...
 # Reads `perf script -F comm,tid,ip,sym` output and prints
 #   samples=S marked=M good=G bad=B

@@ -134,6 +134,25 @@ top_stats() {
 	sed -n 's/^deferred callchains: \([0-9]*\) samples merged, \([0-9]*\) shown without their user part, at most \([0-9]*\) events held for a thread$/merged=\1 unmerged=\2 held=\3/p' "$1"
 }
 
+# top_expect_deep OUT: perf top (top_run OUT) deferred callchains, and bench/deep's whole
+# user stack, "syscalls descend*151 main", right under the system call entry in the
+# graph of each function of getppid() in its last display, >= 2 of them (fails otherwise)
+top_expect_deep() {
+	! grep -i "switching them off" "$1.err" || fail "perf top did not defer callchains"
+	top_displays "$1" | tail -n 3
+	top_graphs "$1" > graphs.txt
+	top_user_paths graphs.txt syscalls > all-paths.txt
+	cat all-paths.txt
+	top_getppid_paths all-paths.txt > paths.txt
+	entries=$(cut -f2 paths.txt | sort -u | wc -l)
+	whole=$(grep -c "^syscalls descend\*151 main	" paths.txt)
+	echo "$(wc -l < paths.txt) paths into user space in $entries kernel functions, $whole whole"
+	[ "$entries" -ge 2 ] ||
+		fail "expected the graphs of >= 2 functions of getppid() to go into user space, got $entries"
+	[ "$whole" = "$(wc -l < paths.txt)" ] ||
+		fail "paths that are not syscalls descend*151 main: $(grep -v "^syscalls descend\*151 main	" paths.txt | head -n 1)"
+}
+
 # bench_deep: bench/deep (150 frames of descend() under main, then getppid() system
 # calls), as make bench built it, else built here with the flags of bench/bench.mk
 bench_deep() {

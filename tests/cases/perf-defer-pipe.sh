@@ -6,43 +6,6 @@
 . "$TOP/tests/lib.sh"
 [ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
 depth=300
-# deep_report SCRIPT_OUTPUT: samples=S good=G bad=B, S the samples of deep in its read
-# of /dev/zero, G those whose user part is zero_read recurse*301 main
-deep_report() {
-	perf_samples "$1" | awk -F '\t' -v depth=$depth '
-	{
-		split($1, h, " ")
-		n = frames(addr, sym)
-		zero = 0; rd = 0; user = ""; last = ""; rep = 0; done = 0
-		for (i = 1; i <= n; i++) {
-			s = sym[i]
-			if (addr[i] ~ /^ffff/) {
-				if (s == "read_zero" || s == "rep_stos_alternative") zero = 1
-				if (s == "ksys_read") rd = 1
-			} else if (!done) {
-				if (s == last) rep++
-				else {
-					if (rep > 1) user = user "*" rep
-					user = user (user == "" ? "" : " ") s; last = s; rep = 1
-				}
-				done = s == "main"
-			}
-		}
-		if (rep > 1) user = user "*" rep
-		if (h[1] == "deep" && zero && rd) {
-			ns++
-			if (user == "zero_read recurse*" depth + 1 " main") good++
-			else if (bad++ < 3) print "bad chain: " user > "/dev/stderr"
-		}
-	}
-	END { printf "samples=%d good=%d bad=%d\n", ns, good, bad }'"$FRAMES_AWK"
-}
-# expect_deep REPORT: >= 20 samples, all good
-expect_deep() {
-	echo "$1"
-	[ "$(field samples "$1")" -ge 20 ] || fail "expected >= 20 samples in the read of /dev/zero: $1"
-	[ "$(field bad "$1")" = 0 ] || fail "samples without the whole deferred user chain: $1"
-}
 
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o - -- "$BIN/deep" $depth 1500 \
 	> pipe.data 2> record.err || fail "perf record -o - failed: $(tail -n 1 record.err)"
@@ -51,7 +14,7 @@ expect_deep() {
 cat pipe.data | "$PERF" script -i - > pipe.txt 2> pipe.err || fail "perf script -i - failed"
 cmp -s file.txt pipe.txt || fail "perf script output differs between the file and the pipe"
 echo "perf script, from the file and from the pipe:"
-expect_deep "$(deep_report pipe.txt)"
+expect_deep "$(deep_zero_report pipe.txt $depth)"
 
 "$PERF" report --stdio -i pipe.data > file-report.txt 2>&1 || fail "perf report -i pipe.data failed"
 cat pipe.data | "$PERF" report --stdio -i - > pipe-report.txt 2>&1 || fail "perf report -i - failed"
@@ -88,4 +51,4 @@ cmp -s file.txt inject-b.txt || fail "perf script output differs after perf inje
 	fail "perf record -o - | perf script -i - failed: $(tail -n 1 live-record.err live.err)"
 echo "perf record -o - | perf script -i -:"
 ! grep "PERF_RECORD_LOST" live.txt || fail "events lost: the test cannot tell"
-expect_deep "$(deep_report live.txt)"
+expect_deep "$(deep_zero_report live.txt $depth)"

@@ -13,17 +13,7 @@ pid=$!
 top_run top.out 10 -d 1 -E 10 --no-children -e cpu-clock --call-graph fp,defer -p $pid
 top_run g.out 10 -d 1 -E 10 --no-children -e cpu-clock -g -p $pid
 kill $pid
-! grep -i "switching them off" top.out.err || fail "perf top did not defer callchains"
-top_displays top.out | tail -n 3
-top_graphs top.out > graphs.txt
-top_user_paths graphs.txt syscalls > all-paths.txt
-cat all-paths.txt
-top_getppid_paths all-paths.txt > paths.txt
-entries=$(cut -f2 paths.txt | sort -u | wc -l)
-whole=$(grep -c "^syscalls descend\*151 main	" paths.txt)
-echo "fp,defer: $(wc -l < paths.txt) paths into user space in $entries kernel functions, $whole whole"
-[ "$entries" -ge 2 ] || fail "expected the graphs of >= 2 functions of getppid() to go into user space, got $entries"
-[ "$whole" = "$(wc -l < paths.txt)" ] || fail "paths that are not syscalls descend*151 main: $(grep -v "^syscalls descend\*151 main	" paths.txt | head -n 1)"
+top_expect_deep top.out
 top_graphs g.out > g-graphs.txt
 top_user_paths g-graphs.txt syscalls > g-all-paths.txt
 top_getppid_paths g-all-paths.txt > g-paths.txt

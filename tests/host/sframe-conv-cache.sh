@@ -19,7 +19,7 @@ audit=$TOP/build/sframe-conv/libsframe-audit.so
 conv=$TOP/build/sframe-conv/sframe-conv
 libc=/lib/x86_64-linux-gnu/libc.so.6
 ldso=/lib64/ld-linux-x86-64.so.2
-pass=0 failed=0
+. "$TOP/tests/subtests.sh"
 
 build_id() {
 	readelf -n "$1" | sed -n 's/.*Build ID: //p'
@@ -27,17 +27,6 @@ build_id() {
 C=$(build_id $libc).sframe
 L=$(build_id $ldso).sframe
 [ "$C" != .sframe ] && [ "$L" != .sframe ] || { echo "FAIL: no build IDs"; exit 1; }
-
-ok() {
-	echo "PASS $case"
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL $case: $*"
-	failed=$((failed + 1))
-	return 1
-}
 
 # run DIR: /bin/echo with the helper and the cache DIR, within 10 s: it must print
 # what it prints without the helper and exit 0; the helper's lines go to err
@@ -169,5 +158,4 @@ touch -d '1 hour ago' s/old.sframe.1.tmp; touch s/new.sframe.2.tmp
 [ ! -e s/old.sframe.1.tmp ] && [ -e s/new.sframe.2.tmp ] && cmp -s s/$C ref/$C &&
 	[ "$(ls s | wc -l)" = 2 ] && ok || bad "expected new.sframe.2.tmp and $C, got: $(ls s)"
 
-echo "$pass passed, $failed failed"
-[ $failed -eq 0 ]
+subtests_end

@@ -12,18 +12,7 @@ cd "$OLDPWD" || exit 1
 audit=$TOP/build/sframe-conv/libsframe-audit.so
 prog=$TOP/build/tests/sfconv/sfmiss
 lib=$TOP/build/tests/sfconv/libsfcleaf.so
-pass=0 failed=0
-
-ok() {
-	echo "PASS $case"
-	pass=$((pass + 1))
-}
-
-bad() {
-	echo "FAIL $case: $*"
-	failed=$((failed + 1))
-	return 1
-}
+. "$TOP/tests/subtests.sh"
 
 # run AUDIT CACHE: sfmiss with the helper AUDIT and the cache directory CACHE, within
 # 10 s: its output must be that without the helper; the helper's lines go to err
@@ -66,5 +55,4 @@ sections=$(echo "$maps" | grep -c "$PWD/cache/.*\.sframe")
 [ -z "$extra" ] && [ "$libc" -le 5 ] && [ "$sections" -ge 4 ] && ok ||
 	bad "mapped: '$extra', $libc mappings of libc, $sections of cache files"
 
-echo "$pass passed, $failed failed"
-[ $failed -eq 0 ]
+subtests_end
