@@ -3,9 +3,10 @@
  * CFI for the converter's tests (make sframe-conv-test): functions whose
  * .eh_frame uses every CFI instruction the converter's interpreter knows
  * (the assembler's directives, the others written with .cfi_escape) and
- * some it must refuse, for test_sfconv to check against libdwfl at every
- * address. The code is only nops (one a row): it is never run. cfi_raw.S
- * has what the assembler cannot write.
+ * some it must refuse, and the rules only SFrame V3's flexible and signal
+ * FDEs say, for test_sfconv to check against libdwfl at every address.
+ * The code is only nops (one a row): it is never run. cfi_raw.S has what
+ * the assembler cannot write.
  */
 	.text
 
@@ -174,6 +175,115 @@ signal:
 	.cfi_signal_frame
 	nop
 	.cfi_adjust_cfa_offset 8
+	nop
+	.cfi_endproc
+
+	/*
+	 * What only SFrame V3's flexible FDEs say (v2 leaves it out): a stack
+	 * realigned through a DRAP register as gcc writes it (CFA = %r10, then
+	 * *(%rbp - 8), FP = *(%rbp)), with the return address undefined at the
+	 * end (an outermost row in a flexible FDE)
+	 */
+	.p2align 4
+drap:
+	.cfi_startproc
+	nop					/* lea 8(%rsp), %r10 */
+	.cfi_def_cfa %r10, 0
+	nop					/* and $-32, %rsp; push -8(%r10) */
+	nop					/* push %rbp */
+	.cfi_escape 0x10, 0x06, 0x02, 0x76, 0x00	/* expression rbp: [rbp] */
+	nop					/* mov %rsp, %rbp; push %r10 */
+	.cfi_escape 0x0f, 0x03, 0x76, 0x78, 0x06	/* def_cfa_expression [rbp-8] */
+	nop
+	.cfi_escape 0x0f, 0x05, 0x92, 0x0c, 0x90, 0x03, 0x06
+	nop					/* def_cfa_expression [r12+400] (bregx) */
+	.cfi_def_cfa %r10, 0
+	.cfi_restore %rbp
+	nop
+	.cfi_undefined %rip
+	nop
+	.cfi_endproc
+
+	/*
+	 * ld.so's _dl_runtime_resolve*: the CFA in %rbx once the stack is
+	 * realigned, FP saved; then offsets that need 2- and 4-byte words
+	 */
+	.p2align 4
+cfa_rbx:
+	.cfi_startproc
+	nop
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbx, -16
+	nop
+	.cfi_def_cfa_register %rbx
+	nop
+	.cfi_offset %rbp, -24
+	nop
+	.cfi_def_cfa %rbx, 1000
+	nop
+	.cfi_def_cfa %rbx, 100000
+	.cfi_offset %rip, -100008
+	nop
+	.cfi_register %rip, %r11
+	.cfi_register %rbp, %r15
+	nop
+	.cfi_endproc
+
+	/*
+	 * Rules of the caller's SP: only the CFA's is SFrame's (SP = CFA);
+	 * longjmp's, in another register, is not
+	 */
+	.p2align 4
+sp_rules:
+	.cfi_startproc
+	nop
+	.cfi_def_cfa %rdi, 0
+	.cfi_register %rsp, %r8
+	.cfi_register %rip, %rdx
+	nop
+	.cfi_restore %rsp
+	nop
+	.cfi_def_cfa %rsp, 8
+	.cfi_restore %rip
+	.cfi_escape 0x16, 0x07, 0x02, 0x77, 0x08	/* val_expression rsp: rsp+8 */
+	nop
+	.cfi_escape 0x16, 0x07, 0x02, 0x77, 0x10	/* val_expression rsp: rsp+16 */
+	nop
+	.cfi_endproc
+
+	/* A signal trampoline as libc's __restore_rt: all from the sigcontext */
+	.p2align 4
+	nop					/* the FDE starts a byte early */
+restore_rt:
+	.cfi_startproc simple
+	.cfi_signal_frame
+	.cfi_escape 0x0f, 0x04, 0x77, 0xa0, 0x01, 0x06	/* def_cfa_expression [rsp+160] */
+	.cfi_escape 0x10, 0x06, 0x03, 0x77, 0xf8, 0x00	/* expression rbp: [rsp+120] */
+	.cfi_escape 0x10, 0x07, 0x03, 0x77, 0xa0, 0x01	/* expression rsp: [rsp+160] */
+	.cfi_escape 0x10, 0x10, 0x03, 0x77, 0xa8, 0x01	/* expression rip: [rsp+168] */
+	nop
+	nop
+	.cfi_endproc
+
+	/*
+	 * Signal trampolines V3 cannot say all of: an FDE without FREs (a CFA
+	 * expression it does not read; an instruction not understood)
+	 */
+	.p2align 4
+signal_other:
+	.cfi_startproc
+	.cfi_signal_frame
+	nop
+	.cfi_escape 0x0f, 0x02, 0x77, 0x08	/* def_cfa_expression rsp+8: not loaded */
+	nop
+	.cfi_endproc
+
+	.p2align 4
+signal_error:
+	.cfi_startproc
+	.cfi_signal_frame
+	nop
+	.cfi_escape 0x2d			/* GNU_window_save (SPARC) */
 	nop
 	.cfi_endproc
 

@@ -2,9 +2,18 @@
 /*
  * sframe-conv: convert the .eh_frame of x86-64 ELF objects into SFrame.
  *
- *   sframe-conv FILE...            print what converts, per object
- *   sframe-conv -o OUT FILE        also write the section (for the object at
- *                                  address 0) to OUT
+ *   sframe-conv [-2|-3] FILE...    print what converts, per object (into
+ *                                  SFrame V3 with -3, v2 with -2; by
+ *                                  default as the cache: V3 unless built
+ *                                  with SFCONV_VERSION=2)
+ *   sframe-conv [-2|-3] -o OUT [-S NAME] FILE
+ *                                  also write the section to OUT: function
+ *                                  starts relative to the text (for
+ *                                  PR_SFRAME_TEXT_RELATIVE), or with -S
+ *                                  PC-relative for the section at the
+ *                                  address of FILE's section NAME (a
+ *                                  placeholder), padded to its size with
+ *                                  zeroes (objcopy --update-section NAME=OUT)
  *   sframe-conv -c [-d DIR] FILE...  fill the cache of libsframe-audit.so
  *                                  (DIR, else $SFRAME_CACHE_DIR, else
  *                                  $XDG_CACHE_HOME/sframe-conv, else
@@ -20,8 +29,12 @@
  *                                  an errno value
  *
  * Output, one line per object:
- *   FILE: fdes=N full=N (P%) partial=N empty=N rows=N left-out: cfa=N ra=N ...
- *         unreadable=N sframe_fdes=N fres=N bytes=N cfi_insns=N
+ *   FILE: vN fdes=N full=N (P%) partial=N empty=N rows=N left-out: cfa=N ra=N ...
+ *         unreadable=N sframe_fdes=N fres=N bytes=N cfi_insns=N outermost=N
+ *         v3_cfa=N v3_ra=N v3_fp=N v3_signal=N flex_fdes=N signal_fdes=N
+ *         empty_signal=N
+ *   (v3_*: rows v2 cannot say, converted in V3, by reason; outermost: rows
+ *   converted with the return address undefined)
  * Exit status: 0, or 1 if any object could not be converted.
  */
 #include <errno.h>
@@ -35,17 +48,22 @@
 #include <unistd.h>
 #include "sfconv.h"
 
-static void print_stats(const char *file, const struct sfconv_stats *st)
+static void print_stats(const char *file, int version, const struct sfconv_stats *st)
 {
 	unsigned int i;
 
-	printf("%s: fdes=%u full=%u (%.1f%%) partial=%u empty=%u rows=%u left-out:",
-	       file, st->fdes, st->full, st->fdes ? 100.0 * st->full / st->fdes : 0.0,
-	       st->partial, st->empty, st->rows);
+	printf("%s: v%d fdes=%u full=%u (%.1f%%) partial=%u empty=%u rows=%u left-out:",
+	       file, version, st->fdes, st->full,
+	       st->fdes ? 100.0 * st->full / st->fdes : 0.0, st->partial, st->empty, st->rows);
 	for (i = 0; i < SFCONV_NR_WHY; i++)
 		printf(" %s=%u", sfconv_why_name[i], st->rows_out[i]);
-	printf(" unreadable=%u sframe_fdes=%u fres=%u bytes=%zu cfi_insns=%lu\n",
-	       st->unreadable, st->sframe_fdes, st->sframe_fres, st->size, st->cfi_insns);
+	printf(" unreadable=%u sframe_fdes=%u fres=%u bytes=%zu cfi_insns=%lu outermost=%u",
+	       st->unreadable, st->sframe_fdes, st->sframe_fres, st->size, st->cfi_insns,
+	       st->outermost);
+	for (i = 0; i <= SFCONV_SIGNAL; i++)
+		printf(" v3_%s=%u", sfconv_why_name[i], st->rows_v3[i]);
+	printf(" flex_fdes=%u signal_fdes=%u empty_signal=%u\n", st->flex_fdes,
+	       st->signal_fdes, st->empty_signal);
 }
 
 static int write_file(const char *path, const void *data, size_t size)
@@ -77,10 +95,16 @@ static Elf *open_elf(const char *file, int *fd)
 	return elf;
 }
 
-static int convert(const char *file, const char *out)
+/*
+ * Convert @file as @opts say (the section at that of section @scn, if not
+ * NULL), write the section to @out (if not NULL)
+ */
+static int convert(const char *file, struct sfconv_opts *opts, const char *scn,
+		   const char *out)
 {
+	uint64_t vaddr, size, scn_size = 0;
 	struct sfconv_stats st;
-	uint64_t vaddr, size;
+	GElf_Shdr sh;
 	size_t sfsize;
 	void *sframe;
 	int fd, ret;
@@ -90,13 +114,37 @@ static int convert(const char *file, const char *out)
 	if (!elf)
 		return -1;
 	ret = sfconv_text_range(elf, &vaddr, &size);
+	if (!ret && scn && !sfconv_section(elf, scn, &sh))
+		ret = -ENOENT;
+	if (!ret && scn) {
+		opts->sframe_vaddr = sh.sh_addr;
+		scn_size = sh.sh_size;
+		opts->pcrel = true;
+	}
 	if (!ret)
-		ret = sfconv_convert(elf, vaddr, size, &sframe, &sfsize, &st, NULL, NULL);
+		ret = sfconv_convert(elf, vaddr, size, opts, &sframe, &sfsize, &st, NULL, NULL);
+	if (!ret && scn && sfsize > scn_size) {
+		free(sframe);
+		ret = -EFBIG;
+	}
 	if (ret) {
 		fprintf(stderr, "sframe-conv: %s: %s\n", file, strerror(-ret));
 	} else {
-		print_stats(file, &st);
-		if (out)
+		print_stats(file, opts->version, &st);
+		/* In place of a placeholder: as large as it is */
+		if (scn && sfsize < scn_size) {
+			void *p = realloc(sframe, scn_size);
+
+			if (!p) {
+				fprintf(stderr, "sframe-conv: out of memory\n");
+				ret = -ENOMEM;
+			} else {
+				memset((char *)p + sfsize, 0, scn_size - sfsize);
+				sframe = p;
+				sfsize = scn_size;
+			}
+		}
+		if (!ret && out)
 			ret = write_file(out, sframe, sfsize);
 		free(sframe);
 	}
@@ -135,7 +183,7 @@ static int cache(const char *file, const char *dir)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: sframe-conv [-o OUT] FILE...\n"
+	fprintf(stderr, "usage: sframe-conv [-2|-3] [-o OUT [-S NAME]] FILE...\n"
 		"       sframe-conv -c [-T] [-d DIR] FILE...\n"
 		"       sframe-conv -A OBJFD|vdso OUTFD [DIRFD]\n");
 	exit(2);
@@ -183,14 +231,22 @@ static int audit_fill(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL, *dir = NULL;
+	struct sfconv_opts opts = { .version = SFCONV_VERSION_DEFAULT };
+	const char *out = NULL, *dir = NULL, *scn = NULL;
 	char dirbuf[PATH_MAX];
 	int opt, fill = 0, bad = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "-A"))
 		return audit_fill(argc - 2, argv + 2);
-	while ((opt = getopt(argc, argv, "co:d:T")) != -1) {
+	while ((opt = getopt(argc, argv, "23co:d:S:T")) != -1) {
 		switch (opt) {
+		case '2':
+		case '3':
+			opts.version = opt - '0';
+			break;
+		case 'S':
+			scn = optarg;
+			break;
 		case 'c':
 			fill = 1;
 			break;
@@ -207,7 +263,9 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (optind == argc || (out && argc - optind > 1) || (out && fill))
+	/* The cache holds what the helper registers: the default version */
+	if (optind == argc || (out && argc - optind > 1) || (out && fill) || (scn && !out) ||
+	    (fill && opts.version != SFCONV_VERSION_DEFAULT))
 		usage();
 	elf_version(EV_CURRENT);
 	if (fill && !dir) {
@@ -218,6 +276,6 @@ int main(int argc, char **argv)
 		dir = dirbuf;
 	}
 	for (; optind < argc; optind++)
-		bad |= fill ? cache(argv[optind], dir) : convert(argv[optind], out);
+		bad |= fill ? cache(argv[optind], dir) : convert(argv[optind], &opts, scn, out);
 	return bad ? 1 : 0;
 }

@@ -12,8 +12,20 @@
 #include <stdint.h>
 #include "sfelf.h"
 
-/* Change the last byte when the converter's output or this header changes */
-#define SFCACHE_MAGIC		"SFCONV\0\5"
+/*
+ * The SFrame version of the sections converted for the cache and the helper
+ * (built with SFCONV_VERSION=2 in tools/sframe-conv/sframe-conv.mk for
+ * kernels that read v2 only)
+ */
+#ifndef SFCONV_VERSION_DEFAULT
+#define SFCONV_VERSION_DEFAULT	3
+#endif
+
+/*
+ * Byte 6: that version; change the last byte when the converter's output or
+ * this header changes
+ */
+#define SFCACHE_MAGIC		(SFCONV_VERSION_DEFAULT == 2 ? "SFCONV\2\6" : "SFCONV\3\6")
 
 /* The largest section the kernel takes (PR_REGISTER_SFRAME: -EFBIG) */
 #define SFCACHE_SECTION_MAX	(16 << 20)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Convert the DWARF CFI of an x86-64 ELF object into an SFrame v2 section.
+ * Convert the DWARF CFI of an x86-64 ELF object into an SFrame section,
+ * version 3 (the default) or 2.
  *
  * Every CIE and FDE of .eh_frame is read with libdw's dwarf_next_cfi()
  * (the section, or where .eh_frame_hdr points if there are no section
@@ -9,13 +10,26 @@
  * return address and FP (the only ones SFrame has) and records a row each
  * time the location advances, so the cost is linear in the size of the
  * CFI (sfconv_stats.cfi_insns counts the instructions run). A row fits
- * SFrame when
+ * SFrame v2 (and a default FDE of V3) when
  *  - the CFA is SP or FP (DWARF registers 7 and 6) plus an offset,
  *  - the return address (register 16) is saved at CFA - 8, or undefined
  *    (the outermost frame: an FRE without offsets),
  *  - FP is unchanged (same value, or no rule: it is callee-saved) or
  *    saved at CFA + a non-zero offset,
+ *  - the caller's SP is the CFA (no rule for it, or the CFA's),
  *  - it is not a signal frame.
+ * Version 3 also has flexible FDEs, whose rules take the CFA, the return
+ * address and FP each from a register (0-15) or the CFA, plus an offset,
+ * loaded from there or not: they say the rows whose CFA is another
+ * register (ld.so's _dl_runtime_resolve*: %rbx) or loaded (*(reg + k): a
+ * realigned stack's DRAP, a signal frame), whose return address or FP is
+ * at another CFA offset, at *(reg + k) or in a register. A function with
+ * such a row has all its FREs flexible (as gas writes them). FDEs of
+ * signal trampolines (CIE augmentation "S") have the signal bit; one whose
+ * rules V3 cannot all say becomes an FDE without FREs over the whole
+ * function. What neither version says (a return address or FP of CFA + k,
+ * an undefined FP, another SP, other expressions) is left out.
+ *
  * An FDE whose rows all fit becomes one SFrame FDE; the rows that fit of
  * the others become SFrame FDEs of their own (one per run of rows), so an
  * address in a row that does not fit has no SFrame FDE at all: the kernel
@@ -25,10 +39,12 @@
  * other expression does not fit. An FDE with an instruction not
  * understood (or malformed) is left out whole.
  *
- * The section is SFrame version 2, FDEs sorted, function starts relative
- * to the start of the text (no SFRAME_F_FDE_FUNC_START_PCREL), for
- * PR_REGISTER_SFRAME with PR_SFRAME_TEXT_RELATIVE: its bytes do not depend
- * on where the object or the section is mapped.
+ * The section has its FDEs sorted, function starts relative to the start
+ * of the text (no SFRAME_F_FDE_FUNC_START_PCREL), for PR_REGISTER_SFRAME
+ * with PR_SFRAME_TEXT_RELATIVE: its bytes do not depend on where the
+ * object or the section is mapped. For a section to put in the ELF file
+ * (struct sfconv_opts): PC-relative starts (FUNC_START_PCREL) for its
+ * address there.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -43,11 +59,20 @@
 
 #define SFRAME_MAGIC		0xdee2
 #define SFRAME_VERSION_2	2
+#define SFRAME_VERSION_3	3
 #define SFRAME_F_FDE_SORTED	0x1
+#define SFRAME_F_FDE_FUNC_START_PCREL	0x4
 #define SFRAME_ABI_AMD64_LE	3
 #define SFRAME_HDR_SIZE		28
 #define SFRAME_FDE_SIZE		20
 #define SFRAME_FRE_BASE_SP	0x1
+#define SFRAME_FDE_PCMASK	0x10
+/* V3: the FDE index entry, the attribute record before each function's FREs */
+#define SFRAME_V3_FDE_SIZE	16
+#define SFRAME_V3_ATTR_SIZE	5
+#define SFRAME_V3_FDE_SIGNAL	0x80	/* in the info byte */
+#define SFRAME_V3_FDE_TYPE_FLEX	1	/* in the second info byte */
+#define SFRAME_V3_MAX_FRES	UINT16_MAX
 
 #ifndef PT_GNU_SFRAME
 #define PT_GNU_SFRAME		0x6474e554
@@ -57,31 +82,54 @@
 #define DWARF_FP		6
 #define DWARF_SP		7
 #define DWARF_RA		16
+/* The registers SFrame's flexible rules name: rax .. r15 */
+#define DWARF_NR_GPR		16
+
+unsigned int sfconv_max_fres;
 
 const char *const sfconv_why_name[SFCONV_NR_WHY] = {
 	[SFCONV_CFA] = "cfa",
 	[SFCONV_RA] = "ra",
 	[SFCONV_FP] = "fp",
 	[SFCONV_SIGNAL] = "signal",
+	[SFCONV_SP] = "sp",
 	[SFCONV_OVERLAP] = "overlap",
 	[SFCONV_ERROR] = "error",
 };
 
-/* How to find the caller at the addresses of one row */
+/*
+ * A value as a V3 flexible rule says it (a control word and an offset):
+ * register @reg or the CFA, plus @off, loaded from there if @deref
+ */
+struct loc {
+	bool set;		/* else the default: RA at CFA - 8, FP unchanged */
+	bool reg_p;		/* from register @reg, else from the CFA */
+	bool deref;
+	uint8_t reg;
+	int32_t off;
+};
+
+/*
+ * How to find the caller at the addresses of one row. Version 2 says a
+ * CFA of SP or FP (@cfa.reg) plus an offset, the return address at its
+ * default place and FP unchanged or at CFA + a non-zero offset.
+ */
 struct rule {
-	int32_t cfa_off;
-	int32_t fp_off;		/* 0: FP unchanged */
-	bool use_fp;
+	struct loc cfa;		/* always from a register */
+	struct loc ra;
+	struct loc fp;
 	bool outermost;
-	/* A PLT: CFA = SP + cfa_off, + 8 from byte plt_push of each 16 */
+	/* A PLT: CFA = SP + cfa.off, + 8 from byte plt_push of each 16 */
 	bool plt;
 	uint8_t plt_push;
+	bool flex;		/* only a V3 flexible FDE says it */
+	bool v3;		/* a V3 FDE says it (flexible or not) */
 };
 
 struct row {
 	uint64_t start;
 	uint64_t end;
-	int why;		/* < 0: fits, with @rule */
+	int why;		/* < 0: fits v2, with @rule; else why not */
 	struct rule rule;
 };
 
@@ -159,6 +207,22 @@ static int find_phdr(Elf *elf, uint32_t type, GElf_Phdr *ph)
 			return 0;
 	}
 	return -ENOENT;
+}
+
+Elf_Scn *sfconv_section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *s;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		s = gelf_getshdr(scn, sh) ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+		if (s && !strcmp(s, name))
+			return scn;
+	}
+	return NULL;
 }
 
 int sfconv_has_sframe(Elf *elf)
@@ -403,18 +467,22 @@ enum reg_how {
 	REG_SAME,		/* unchanged */
 	REG_UNDEF,		/* undefined */
 	REG_AT_CFA,		/* saved at CFA + off */
+	REG_AT_REG,		/* saved at register reg + off (DW_CFA_expression) */
+	REG_IS_REG,		/* register reg + off (DW_CFA_register, val_expression) */
 	REG_OTHER,		/* anything else SFrame cannot say */
 };
 
 enum cfa_how {
 	CFA_NONE,		/* no rule given */
 	CFA_REG,		/* register cfa_reg + cfa_off */
+	CFA_DEREF,		/* loaded from register cfa_reg + cfa_off */
 	CFA_PLT,		/* the PLT's expression (plt_cfa()) */
 	CFA_OTHER,		/* another expression */
 };
 
 struct reg_rule {
 	uint8_t how;
+	uint8_t reg;		/* REG_AT_REG, REG_IS_REG: < DWARF_NR_GPR */
 	int64_t off;
 };
 
@@ -426,10 +494,11 @@ struct state {
 	int64_t cfa_off;
 	struct reg_rule ra;
 	struct reg_rule fp;
+	struct reg_rule sp;	/* SFrame's is the CFA (sp_is_cfa()) */
 };
 
 /* Before a CIE's instructions: FP is callee-saved in the x86-64 ABI */
-static const struct state abi_state = { .fp = { REG_SAME, 0 } };
+static const struct state abi_state = { .fp = { REG_SAME, 0, 0 } };
 
 /* A CIE: what its FDEs need to be read, and its initial rules */
 struct cie {
@@ -524,40 +593,118 @@ static bool plt_cfa(struct cursor e, struct state *s)
 	return true;
 }
 
-/* The rule of one row: -1 if it fits SFrame, else an enum sfconv_why */
+/*
+ * A DWARF expression DW_OP_bregN OFF (or DW_OP_bregx N OFF), followed by
+ * DW_OP_deref if @deref: true, with *@reg and *@off, if it is that, N is a
+ * register SFrame names and OFF fits 32 bits
+ */
+static bool breg_expr(struct cursor e, bool deref, uint8_t *reg, int64_t *off)
+{
+	uint8_t op = get_u8(&e);
+	uint64_t r;
+
+	if (op >= DW_OP_breg0 && op <= DW_OP_breg31)
+		r = op - DW_OP_breg0;
+	else if (op == DW_OP_bregx)
+		r = get_uleb(&e);
+	else
+		return false;
+	*off = get_sleb(&e);
+	if (deref && get_u8(&e) != DW_OP_deref)
+		return false;
+	*reg = r;
+	return !e.bad && e.p == e.end && r < DWARF_NR_GPR && fits_s32(*off);
+}
+
+/* Where register rule @rr puts a value, as a flexible rule: false if nowhere */
+static bool reg_loc(const struct reg_rule *rr, struct loc *l)
+{
+	switch (rr->how) {
+	case REG_AT_CFA:
+		*l = (struct loc){ .set = true, .deref = true, .off = rr->off };
+		return fits_s32(rr->off);
+	case REG_AT_REG:
+	case REG_IS_REG:
+		*l = (struct loc){ .set = true, .reg_p = true, .deref = rr->how == REG_AT_REG,
+				   .reg = rr->reg, .off = rr->off };
+		return true;	/* the offset was checked (breg_expr()) */
+	}
+	return false;
+}
+
+/*
+ * Is the caller's SP the CFA, as SFrame has it? Yes without a rule, or with
+ * the CFA's own (a signal frame loads both from the sigcontext); not where
+ * longjmp and setcontext switch stacks.
+ */
+static bool sp_is_cfa(const struct state *s)
+{
+	if (s->sp.how == REG_UNSPEC)
+		return true;
+	if (s->sp.reg != s->cfa_reg || s->sp.off != s->cfa_off)
+		return false;
+	return (s->sp.how == REG_AT_REG && s->cfa == CFA_DEREF) ||
+	       (s->sp.how == REG_IS_REG && s->cfa == CFA_REG);
+}
+
+/* Row @r needs what v2 has not, for @reason: a V3 FDE says it if @v3 */
+static int need(struct rule *r, int why, int reason, bool v3)
+{
+	r->v3 &= v3;
+	return why < 0 ? reason : why;
+}
+
+/*
+ * The rule of one row: -1 if it fits SFrame v2, else an enum sfconv_why
+ * (the first reason met); r->v3 says if a V3 FDE can say it all the same
+ */
 static int classify(const struct state *s, const struct cie *cie, struct rule *r)
 {
+	int why = cie->signal ? SFCONV_SIGNAL : -1;
+
 	memset(r, 0, sizeof(*r));
-	if (cie->signal)
-		return SFCONV_SIGNAL;
+	r->v3 = true;
 	if (cie->ra_col != DWARF_RA)
-		return SFCONV_RA;
+		return need(r, why, SFCONV_RA, false);
 	/* Undefined return address: the outermost frame */
 	if (s->ra.how == REG_UNDEF) {
 		r->outermost = true;
-		return -1;
+		return why;
 	}
-	if (s->ra.how != REG_AT_CFA || s->ra.off != -8)
-		return SFCONV_RA;
+	if (!sp_is_cfa(s))
+		return need(r, why, SFCONV_SP, false);
+	if (s->ra.how != REG_AT_CFA || s->ra.off != -8) {
+		r->flex = true;
+		why = need(r, why, SFCONV_RA, reg_loc(&s->ra, &r->ra));
+	}
 
 	if (s->cfa == CFA_PLT) {
+		/* As the linkers write it, in a default FDE only */
 		r->plt = true;
 		r->plt_push = s->plt_push;
-		r->cfa_off = s->cfa_off;
-		return s->fp.how == REG_SAME ? -1 : SFCONV_FP;
+		r->cfa = (struct loc){ .set = true, .reg_p = true, .reg = DWARF_SP,
+				       .off = s->cfa_off };
+		r->v3 &= !r->flex;
+		return s->fp.how == REG_SAME ? why : need(r, why, SFCONV_FP, false);
 	}
-	if (s->cfa != CFA_REG || (s->cfa_reg != DWARF_SP && s->cfa_reg != DWARF_FP) ||
-	    !fits_s32(s->cfa_off))
-		return SFCONV_CFA;
-	r->use_fp = s->cfa_reg == DWARF_FP;
-	r->cfa_off = s->cfa_off;
+	r->cfa = (struct loc){ .set = true, .reg_p = true, .deref = s->cfa == CFA_DEREF,
+			       .reg = s->cfa_reg, .off = s->cfa_off };
+	if ((s->cfa != CFA_REG && s->cfa != CFA_DEREF) || s->cfa_reg >= DWARF_NR_GPR ||
+	    !fits_s32(s->cfa_off)) {
+		why = need(r, why, SFCONV_CFA, false);
+	} else if (s->cfa == CFA_DEREF || (s->cfa_reg != DWARF_SP && s->cfa_reg != DWARF_FP)) {
+		r->flex = true;
+		why = need(r, why, SFCONV_CFA, true);
+	}
 
 	if (s->fp.how == REG_SAME)
-		return -1;
-	if (s->fp.how != REG_AT_CFA || !s->fp.off || !fits_s32(s->fp.off))
-		return SFCONV_FP;
-	r->fp_off = s->fp.off;
-	return -1;
+		return why;
+	if (s->fp.how == REG_AT_CFA && s->fp.off && fits_s32(s->fp.off)) {
+		r->fp = (struct loc){ .set = true, .deref = true, .off = s->fp.off };
+		return why;
+	}
+	r->flex = true;
+	return need(r, why, SFCONV_FP, reg_loc(&s->fp, &r->fp));
 }
 
 /* The row from in->loc to @to ends: record it */
@@ -574,8 +721,8 @@ static int add_row(struct conv *cv, const struct interp *in, uint64_t to)
 	r->end = to;
 	r->why = classify(&in->s, in->cie, &r->rule);
 	/* PCMASK blocks are from the FDE's start: it must be aligned */
-	if (r->why < 0 && r->rule.plt && (r->start & 15))
-		r->why = SFCONV_CFA;
+	if (r->rule.plt && (r->start & 15))
+		r->why = need(&r->rule, r->why, SFCONV_CFA, false);
 	return 0;
 }
 
@@ -605,15 +752,23 @@ static int advance(struct conv *cv, struct interp *in, uint64_t delta)
 	return advance_to(cv, in, to);
 }
 
-/* The rule of register @reg (only RA and FP are kept) */
-static void set_reg(struct state *s, uint64_t reg, enum reg_how how, int64_t off)
+/* The rule of register @reg, from register @base (only RA and FP are kept) */
+static void set_reg_from(struct state *s, uint64_t reg, enum reg_how how, uint8_t base,
+			 int64_t off)
 {
-	struct reg_rule r = { how, off };
+	struct reg_rule r = { how, base, off };
 
 	if (reg == DWARF_RA)
 		s->ra = r;
 	else if (reg == DWARF_FP)
 		s->fp = r;
+	else if (reg == DWARF_SP)
+		s->sp = r;
+}
+
+static void set_reg(struct state *s, uint64_t reg, enum reg_how how, int64_t off)
+{
+	set_reg_from(s, reg, how, 0, off);
 }
 
 /* Saved at CFA + @factored * data alignment factor */
@@ -634,6 +789,8 @@ static void restore_reg(struct interp *in, uint64_t reg)
 		in->s.ra = in->init->ra;
 	else if (reg == DWARF_FP)
 		in->s.fp = in->init->fp;
+	else if (reg == DWARF_SP)
+		in->s.sp = in->init->sp;
 }
 
 /* CFA = @reg + @off (@ok: the offset did not overflow) */
@@ -679,11 +836,11 @@ static int run_cfi(struct conv *cv, struct interp *in, struct cursor *c)
 	const struct cie *cie = in->cie;
 	struct state *s = &in->s;
 	struct cursor expr;
-	uint64_t reg;
+	uint64_t reg, base;
 	int64_t off;
 	int ret = 0;
+	uint8_t op, r;
 	bool ok;
-	uint8_t op;
 
 	while (!ret && c->p < c->end && (!in->fde || in->loc < in->end)) {
 		op = get_u8(c);
@@ -746,9 +903,13 @@ static int run_cfi(struct conv *cv, struct interp *in, struct cursor *c)
 			set_reg(s, get_uleb(c), REG_SAME, 0);
 			break;
 		case DW_CFA_register:
+			/* In another register: one SFrame names, or not said */
 			reg = get_uleb(c);
-			get_uleb(c);
-			set_reg(s, reg, REG_OTHER, 0);
+			base = get_uleb(c);
+			if (base < DWARF_NR_GPR)
+				set_reg_from(s, reg, REG_IS_REG, base, 0);
+			else
+				set_reg(s, reg, REG_OTHER, 0);
 			break;
 		case DW_CFA_val_offset:
 		case DW_CFA_val_offset_sf:
@@ -758,9 +919,14 @@ static int run_cfi(struct conv *cv, struct interp *in, struct cursor *c)
 			break;
 		case DW_CFA_expression:
 		case DW_CFA_val_expression:
+			/* Only at (or the value of) a register plus an offset */
 			reg = get_uleb(c);
-			get_block(c);
-			set_reg(s, reg, REG_OTHER, 0);
+			expr = get_block(c);
+			if (breg_expr(expr, false, &r, &off))
+				set_reg_from(s, reg, op == DW_CFA_expression ? REG_AT_REG :
+						     REG_IS_REG, r, off);
+			else
+				set_reg(s, reg, REG_OTHER, 0);
 			break;
 		case DW_CFA_remember_state:
 			if (in->depth == CFI_STACK)
@@ -794,9 +960,16 @@ static int run_cfi(struct conv *cv, struct interp *in, struct cursor *c)
 			set_cfa_part(s, s->cfa_reg, off, ok);
 			break;
 		case DW_CFA_def_cfa_expression:
+			/* The PLT's, or loaded from a register plus an offset */
 			expr = get_block(c);
-			if (!plt_cfa(expr, s))
-				s->cfa = CFA_OTHER;
+			if (plt_cfa(expr, s))
+				break;
+			s->cfa = CFA_OTHER;
+			if (breg_expr(expr, true, &r, &off)) {
+				s->cfa = CFA_DEREF;
+				s->cfa_reg = r;
+				s->cfa_off = off;
+			}
 			break;
 		case DW_CFA_GNU_args_size:
 			get_uleb(c);
@@ -982,10 +1155,16 @@ static int fde_rows(struct conv *cv, const struct fde *f, const Elf_Data *d,
 	return run_cfi(cv, &in, &c);
 }
 
+static bool same_loc(const struct loc *a, const struct loc *b)
+{
+	return a->set == b->set && a->reg_p == b->reg_p && a->deref == b->deref &&
+	       a->reg == b->reg && a->off == b->off;
+}
+
 static bool same_rule(const struct rule *a, const struct rule *b)
 {
-	return a->cfa_off == b->cfa_off && a->fp_off == b->fp_off &&
-	       a->use_fp == b->use_fp && a->outermost == b->outermost &&
+	return same_loc(&a->cfa, &b->cfa) && same_loc(&a->ra, &b->ra) &&
+	       same_loc(&a->fp, &b->fp) && a->outermost == b->outermost &&
 	       !a->plt && !b->plt;
 }
 
@@ -998,127 +1177,223 @@ static unsigned int size_code(int64_t v)
 	return 2;
 }
 
+/* The section being written: its FDEs, its FREs, for which version */
+struct out {
+	struct buf fdes;	/* struct out_fde */
+	struct buf fres;	/* the FREs (V3: each FDE's attribute record first) */
+	bool v3;
+	struct sfconv_stats *st;
+};
+
 /* One SFrame FDE: its function range and where its FREs start */
 struct out_fde {
 	uint64_t start;
 	uint64_t size;
-	uint32_t fre_off;
+	uint32_t fre_off;	/* V3: of its attribute record */
 	uint32_t num_fres;
-	uint8_t info;		/* FRE type, PCMASK */
+	uint8_t info;		/* FRE type, PCMASK; V3: signal */
+	uint8_t info2;		/* V3: FDE type */
 	uint8_t rep_size;
 };
 
-#define SFRAME_FDE_PCMASK	0x10
-
-/* One FRE with a CFA from SP or FP and maybe a saved FP, or none (outermost) */
-static void put_fre(struct buf *fres, uint32_t start, unsigned int ssize,
-		    const struct rule *r)
+/* The control word of a flexible rule (V3) */
+static unsigned int control(const struct loc *l)
 {
-	unsigned int count = r->outermost ? 0 : r->fp_off ? 2 : 1;
-	unsigned int osize = size_code(r->cfa_off);
-
-	if (size_code(r->fp_off) > osize)
-		osize = size_code(r->fp_off);
-	buf_put(fres, start, ssize);
-	buf_put(fres, (r->use_fp ? 0 : SFRAME_FRE_BASE_SP) | count << 1 | osize << 5, 1);
-	if (count >= 1)
-		buf_put(fres, (uint32_t)r->cfa_off, 1u << osize);
-	if (count == 2)
-		buf_put(fres, (uint32_t)r->fp_off, 1u << osize);
+	return l->reg_p | l->deref << 1 | l->reg << 3;
 }
 
 /*
- * A PLT row: a PCMASK FDE of 16-byte blocks with FREs for SP + cfa_off and,
- * from byte plt_push on, SP + cfa_off + 8
+ * One FRE: in a default FDE, a CFA from SP or FP and maybe a saved FP; in
+ * a flexible one (@flex), (control word, offset) pairs for the CFA, the
+ * return address and FP, where the return address's is a single 0 word
+ * if it is at its default place and FP's follows; none for the outermost
+ * frame (info byte 0).
+ */
+static void put_fre(struct buf *fres, uint32_t start, unsigned int ssize,
+		    const struct rule *r, bool flex)
+{
+	const struct loc *locs[] = { &r->cfa, &r->ra, &r->fp };
+	unsigned int n = 0, osize = 0, i;
+	int64_t words[6];
+
+	for (i = 0; i < 3 && !r->outermost; i++) {
+		if (!locs[i]->set) {
+			if (flex && i == 1 && r->fp.set)
+				words[n++] = 0;
+			continue;
+		}
+		/* Control words are at most 15 << 3 | 3: one byte */
+		if (flex)
+			words[n++] = control(locs[i]);
+		words[n++] = locs[i]->off;
+		if (size_code(locs[i]->off) > osize)
+			osize = size_code(locs[i]->off);
+	}
+	buf_put(fres, start, ssize);
+	if (!n)
+		buf_put(fres, 0, 1);
+	else
+		buf_put(fres, (flex || r->cfa.reg != DWARF_SP ? 0 : SFRAME_FRE_BASE_SP) |
+			      n << 1 | osize << 5, 1);
+	for (i = 0; i < n; i++)
+		buf_put(fres, (uint64_t)words[i], 1u << osize);
+}
+
+/*
+ * A PLT row: a PCMASK FDE of 16-byte blocks with FREs for SP + cfa.off and,
+ * from byte plt_push on, SP + cfa.off + 8
  */
 static void put_plt_fres(struct buf *fres, struct out_fde *fde, const struct rule *r)
 {
-	struct rule sp = { .cfa_off = r->cfa_off };
+	struct rule sp = { .cfa = r->cfa };
 
 	fde->info = SFRAME_FDE_PCMASK;	/* FRE type 0: 1-byte starts */
 	fde->rep_size = 16;
 	if (r->plt_push) {
-		put_fre(fres, 0, 1, &sp);
+		put_fre(fres, 0, 1, &sp, false);
 		fde->num_fres++;
 	}
-	sp.cfa_off += 8;
-	put_fre(fres, r->plt_push, 1, &sp);
+	sp.cfa.off += 8;
+	put_fre(fres, r->plt_push, 1, &sp, false);
 	fde->num_fres++;
 }
 
 /*
- * Write the FREs of rows [@first, @last] (all fitting, contiguous) as one
- * SFrame FDE into @fres and @fdes.
+ * Write the FREs of the @n rows at @rows (all fitting, contiguous; none: a
+ * signal trampoline's FDE without FREs, V3) as one SFrame FDE for the code
+ * at [@start, @end): flexible if a row needs it (V3)
  */
-static int emit_fde(const struct row *rows, size_t first, size_t last,
-		    struct buf *fdes, struct buf *fres, struct sfconv_stats *st)
+static int emit_fde(struct out *o, const struct row *rows, size_t n, uint64_t start,
+		    uint64_t end, bool signal)
 {
-	uint64_t start = rows[first].start, size = rows[last].end - start;
+	struct buf *fres = &o->fres;
 	struct out_fde *fde;
 	unsigned int ssize;
+	bool flex = false;
+	uint8_t *attr;
 	size_t i;
 
-	if (size > UINT32_MAX || fres->len > UINT32_MAX)
+	if (end - start > UINT32_MAX || fres->len > UINT32_MAX)
 		return -ERANGE;
-	fde = buf_grow(fdes, sizeof(*fde));
+	fde = buf_grow(&o->fdes, sizeof(*fde));
 	if (!fde)
 		return -ENOMEM;
+	memset(fde, 0, sizeof(*fde));
 	fde->start = start;
-	fde->size = size;
+	fde->size = end - start;
 	fde->fre_off = fres->len;
-	fde->num_fres = 0;
-	fde->rep_size = 0;
-	if (rows[first].rule.plt) {
-		put_plt_fres(fres, fde, &rows[first].rule);
-	} else {
+	/* V3: the attribute record, filled in below */
+	if (o->v3)
+		buf_grow(fres, SFRAME_V3_ATTR_SIZE);
+	for (i = 0; i < n; i++)
+		flex |= rows[i].rule.flex;
+	if (n && rows[0].rule.plt) {
+		put_plt_fres(fres, fde, &rows[0].rule);
+	} else if (n) {
 		/* FRE start addresses: 1, 2 or 4 bytes, as the last one needs */
-		fde->info = rows[last].start - start < 0x100 ? 0 :
-			    rows[last].start - start < 0x10000 ? 1 : 2;
+		fde->info = rows[n - 1].start - start < 0x100 ? 0 :
+			    rows[n - 1].start - start < 0x10000 ? 1 : 2;
 		ssize = 1u << fde->info;
-		for (i = first; i <= last; i++) {
-			if (i > first && same_rule(&rows[i].rule, &rows[i - 1].rule))
+		for (i = 0; i < n; i++) {
+			if (i && same_rule(&rows[i].rule, &rows[i - 1].rule))
 				continue;
-			put_fre(fres, rows[i].start - start, ssize, &rows[i].rule);
+			put_fre(fres, rows[i].start - start, ssize, &rows[i].rule, flex);
 			fde->num_fres++;
 		}
 	}
-	st->sframe_fdes++;
-	st->sframe_fres += fde->num_fres;
+	if (signal)
+		fde->info |= SFRAME_V3_FDE_SIGNAL;
+	if (flex)
+		fde->info2 = SFRAME_V3_FDE_TYPE_FLEX;
+	if (o->v3 && !fres->failed) {
+		attr = fres->data + fde->fre_off;
+		attr[0] = fde->num_fres;
+		attr[1] = fde->num_fres >> 8;
+		attr[2] = fde->info;
+		attr[3] = fde->info2;
+		attr[4] = fde->rep_size;
+	}
+	o->st->sframe_fdes++;
+	o->st->sframe_fres += fde->num_fres;
+	o->st->flex_fdes += flex;
+	o->st->signal_fdes += signal;
+	o->st->empty_signal += signal && !n;
 	return fres->failed ? -ENOMEM : 0;
 }
 
-/* Can rows @a and @b (which follows it) be in the same SFrame FDE? */
-static bool same_run(const struct row *a, const struct row *b)
+/* Does row @r fit the version written? */
+static bool fits(const struct out *o, const struct row *r)
 {
-	return a->why < 0 && b->why < 0 && !a->rule.plt && !b->rule.plt;
+	return r->why < 0 || (o->v3 && r->rule.v3);
 }
 
-/* Emit the runs of fitting rows of one FDE; count it */
-static int convert_fde(const struct row *rows, size_t n, struct buf *fdes,
-		       struct buf *fres, struct sfconv_stats *st,
+/* Can rows @a and @b (which follows it) be in the same SFrame FDE? */
+static bool same_run(const struct out *o, const struct row *a, const struct row *b)
+{
+	return fits(o, a) && fits(o, b) && !a->rule.plt && !b->rule.plt;
+}
+
+/*
+ * Emit the runs of fitting rows of one FDE (V3: at most 65535 FREs an
+ * SFrame FDE, more are split); count it. In V3, a signal trampoline some of
+ * whose rows do not fit gets an FDE without FREs.
+ */
+static int convert_fde(struct out *o, const struct row *rows, size_t n,
 		       sfconv_row_fn row_fn, void *row_ctx)
 {
+	uint32_t max_fres = o->v3 ? SFRAME_V3_MAX_FRES : UINT32_MAX, nfres = 0;
+	/* A signal trampoline's rows all give that reason first */
+	bool signal = n && rows[0].why == SFCONV_SIGNAL;
+	struct sfconv_stats *st = o->st;
 	size_t i, first = 0, fit = 0;
 	int ret;
 
+	if (sfconv_max_fres)
+		max_fres = sfconv_max_fres;
+	for (i = 0; i < n; i++)
+		fit += fits(o, &rows[i]);
+	st->rows += n;
+	if (o->v3 && signal && fit < n) {
+		for (i = 0; i < n; i++) {
+			if (row_fn)
+				row_fn(row_ctx, rows[i].start, rows[i].end, SFCONV_SIGNAL);
+			st->rows_out[SFCONV_SIGNAL]++;
+		}
+		return emit_fde(o, NULL, 0, rows[0].start, rows[n - 1].end, true);
+	}
+
 	for (i = 0; i < n; i++) {
-		if (row_fn)
-			row_fn(row_ctx, rows[i].start, rows[i].end, rows[i].why);
-		if (rows[i].why >= 0) {
+		if (!fits(o, &rows[i])) {
+			if (row_fn)
+				row_fn(row_ctx, rows[i].start, rows[i].end, rows[i].why);
 			st->rows_out[rows[i].why]++;
 			continue;
 		}
-		fit++;
-		if (!i || !same_run(&rows[i - 1], &rows[i]))
+		if (row_fn)
+			row_fn(row_ctx, rows[i].start, rows[i].end, -1);
+		if (rows[i].why >= 0)
+			st->rows_v3[rows[i].why]++;
+		st->outermost += rows[i].rule.outermost;
+		if (!i || !same_run(o, &rows[i - 1], &rows[i])) {
 			first = i;
+			nfres = 1;
+		} else if (!same_rule(&rows[i - 1].rule, &rows[i].rule) && ++nfres > max_fres) {
+			/* A full FDE: the next starts here */
+			ret = emit_fde(o, rows + first, i - first, rows[first].start,
+				       rows[i].start, signal);
+			if (ret)
+				return ret;
+			first = i;
+			nfres = 1;
+		}
 		/* The last row of a run of fitting rows: one SFrame FDE */
-		if (i + 1 == n || !same_run(&rows[i], &rows[i + 1])) {
-			ret = emit_fde(rows, first, i, fdes, fres, st);
+		if (i + 1 == n || !same_run(o, &rows[i], &rows[i + 1])) {
+			ret = emit_fde(o, rows + first, i + 1 - first, rows[first].start,
+				       rows[i].end, signal);
 			if (ret)
 				return ret;
 		}
 	}
-	st->rows += n;
 	if (fit == n)
 		st->full++;
 	else if (fit)
@@ -1126,11 +1401,18 @@ static int convert_fde(const struct row *rows, size_t n, struct buf *fdes,
 	return 0;
 }
 
-static int assemble(const struct buf *fdes, const struct buf *fres, uint64_t text_vaddr,
-		    const struct sfconv_stats *st, void **sframe, size_t *size)
+/*
+ * The section: header, FDEs (V3: the FDE index), FREs. Function starts
+ * are offsets from @text_vaddr, or (@opts->pcrel) from where they are in
+ * the section at @opts->sframe_vaddr.
+ */
+static int assemble(const struct out *o, uint64_t text_vaddr, const struct sfconv_opts *opts,
+		    void **sframe, size_t *size)
 {
-	size_t nfdes = fdes->len / sizeof(struct out_fde), i;
+	size_t fde_size = o->v3 ? SFRAME_V3_FDE_SIZE : SFRAME_FDE_SIZE;
+	size_t nfdes = o->fdes.len / sizeof(struct out_fde), i;
 	struct buf out = { 0 };
+	int64_t start;
 
 	if (!nfdes) {
 		*sframe = NULL;
@@ -1138,26 +1420,36 @@ static int assemble(const struct buf *fdes, const struct buf *fres, uint64_t tex
 		return 0;
 	}
 	buf_put(&out, SFRAME_MAGIC, 2);
-	buf_put(&out, SFRAME_VERSION_2, 1);
-	buf_put(&out, SFRAME_F_FDE_SORTED, 1);
+	buf_put(&out, o->v3 ? SFRAME_VERSION_3 : SFRAME_VERSION_2, 1);
+	buf_put(&out, SFRAME_F_FDE_SORTED | (opts->pcrel ? SFRAME_F_FDE_FUNC_START_PCREL : 0), 1);
 	buf_put(&out, SFRAME_ABI_AMD64_LE, 1);
 	buf_put(&out, 0, 1);			/* cfa_fixed_fp_offset */
 	buf_put(&out, (uint8_t)-8, 1);		/* cfa_fixed_ra_offset */
 	buf_put(&out, 0, 1);			/* auxhdr_len */
 	buf_put(&out, nfdes, 4);
-	buf_put(&out, st->sframe_fres, 4);
-	buf_put(&out, fres->len, 4);
+	buf_put(&out, o->st->sframe_fres, 4);
+	buf_put(&out, o->fres.len, 4);
 	buf_put(&out, 0, 4);			/* fdeoff */
-	buf_put(&out, nfdes * SFRAME_FDE_SIZE, 4);	/* freoff */
+	buf_put(&out, nfdes * fde_size, 4);	/* freoff */
 	for (i = 0; i < nfdes; i++) {
-		const struct out_fde *f = (const struct out_fde *)fdes->data + i;
+		const struct out_fde *f = (const struct out_fde *)o->fdes.data + i;
 
-		/* The function's offset in the text (inside it: no overflow) */
-		if (f->start - text_vaddr > INT32_MAX) {
+		/* The function's offset in the text, or from this field */
+		if (opts->pcrel)
+			start = f->start - (opts->sframe_vaddr + out.len);
+		else
+			start = f->start - text_vaddr;
+		if (o->v3) {
+			buf_put(&out, start, 8);
+			buf_put(&out, f->size, 4);
+			buf_put(&out, f->fre_off, 4);
+			continue;
+		}
+		if (!fits_s32(start)) {
 			free(out.data);
 			return -ERANGE;
 		}
-		buf_put(&out, f->start - text_vaddr, 4);
+		buf_put(&out, start, 4);
 		buf_put(&out, f->size, 4);
 		buf_put(&out, f->fre_off, 4);
 		buf_put(&out, f->num_fres, 4);
@@ -1165,11 +1457,11 @@ static int assemble(const struct buf *fdes, const struct buf *fres, uint64_t tex
 		buf_put(&out, f->rep_size, 1);
 		buf_put(&out, 0, 2);		/* padding */
 	}
-	if (fres->len) {
-		uint8_t *p = buf_grow(&out, fres->len);
+	if (o->fres.len) {
+		uint8_t *p = buf_grow(&out, o->fres.len);
 
 		if (p)
-			memcpy(p, fres->data, fres->len);
+			memcpy(p, o->fres.data, o->fres.len);
 	}
 	if (out.failed) {
 		free(out.data);
@@ -1181,11 +1473,12 @@ static int assemble(const struct buf *fdes, const struct buf *fres, uint64_t tex
 }
 
 int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
-		   void **sframe, size_t *size, struct sfconv_stats *st,
-		   sfconv_row_fn row_fn, void *row_ctx)
+		   const struct sfconv_opts *opts, void **sframe, size_t *size,
+		   struct sfconv_stats *st, sfconv_row_fn row_fn, void *row_ctx)
 {
+	static const struct sfconv_opts defaults = { .version = SFCONV_VERSION_DEFAULT };
 	struct conv cv = { .st = st };
-	struct buf fdes = { 0 }, fres = { 0 };
+	struct out o = { .st = st };
 	uint64_t text_end = text_vaddr + text_size, vaddr;
 	size_t i, n = 0;
 	Elf_Data *d;
@@ -1194,6 +1487,11 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 	memset(st, 0, sizeof(*st));
 	*sframe = NULL;
 	*size = 0;
+	if (!opts)
+		opts = &defaults;
+	if (opts->version != 2 && opts->version != 3)
+		return -EINVAL;
+	o.v3 = opts->version == 3;
 	ret = find_eh_frame(elf, &d, &vaddr);
 	if (ret)
 		return ret;
@@ -1229,19 +1527,25 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 			st->rows_out[why]++;
 			if (row_fn)
 				row_fn(row_ctx, f->start, f->start + 1, why);
+			/* V3: a signal trampoline's FDE all the same, without FREs */
+			ret = 0;
+			if (why == SFCONV_ERROR && o.v3 && cv.cies[f->cie].signal)
+				ret = emit_fde(&o, NULL, 0, f->start, f->end, true);
+			if (ret)
+				goto out;
 			continue;
 		}
-		ret = convert_fde(cv.rows, cv.nrows, &fdes, &fres, st, row_fn, row_ctx);
+		ret = convert_fde(&o, cv.rows, cv.nrows, row_fn, row_ctx);
 		if (ret)
 			goto out;
 	}
-	ret = assemble(&fdes, &fres, text_vaddr, st, sframe, size);
+	ret = assemble(&o, text_vaddr, opts, sframe, size);
 	st->size = *size;
 out:
 	free(cv.cies);
 	free(cv.fdes);
 	free(cv.rows);
-	free(fdes.data);
-	free(fres.data);
+	free(o.fdes.data);
+	free(o.fres.data);
 	return ret;
 }

@@ -169,7 +169,7 @@ static int convert(Elf *elf, const struct sfcache_key *key, struct sfcache_hdr *
 	size_t size;
 	int ret;
 
-	ret = sfconv_convert(elf, key->text_vaddr, key->text_size, sframe, &size, &st,
+	ret = sfconv_convert(elf, key->text_vaddr, key->text_size, NULL, sframe, &size, &st,
 			     NULL, NULL);
 	if (ret)
 		return ret;

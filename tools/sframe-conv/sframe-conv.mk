@@ -19,33 +19,52 @@ SFCONV_OUT := $(BUILD)/sframe-conv
 SFCONV_RT := $(addprefix $(SFCONV_SRC)/,sfelf.c sfelf.h sfcache.c sfcache.h sfsys.h)
 SFCONV_CORE := $(SFCONV_SRC)/sfconv.c $(SFCONV_SRC)/sfconv.h $(SFCONV_RT)
 SFCONV_BINS := $(SFCONV_OUT)/sframe-conv $(SFCONV_OUT)/libsframe-audit.so
+# The SFrame version written by default, which the cache holds and the helper
+# registers: 3, or 2 for a kernel that reads v2 only (changing it: rebuild with make -B)
+SFCONV_VERSION ?= 3
+SFCONV_DEFS := -DSFCONV_VERSION_DEFAULT=$(SFCONV_VERSION)
 # The audit module: no libc, so no stack protector (its failure handler is libc's) and
 # no loops turned into calls of memcpy() or memset() (the module's own)
 SFCONV_AUDIT_CFLAGS := -O2 -g $(WARN_CFLAGS) -fPIC -fvisibility=hidden -fno-stack-protector \
-	-fno-tree-loop-distribute-patterns -nostdlib -shared -Wl,-z,defs -Wl,-z,noexecstack
+	-fno-tree-loop-distribute-patterns -nostdlib -shared -Wl,-z,defs -Wl,-z,noexecstack \
+	$(SFCONV_DEFS)
 SFCONV_LDSO := /lib64/ld-linux-x86-64.so.2
 # The objects the tests convert: Debian's libc, ld.so and libstdc++
 SFCONV_TEST_OBJS ?= /lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2 \
 	/lib/x86_64-linux-gnu/libstdc++.so.6
+# The kernel tree whose SFrame reader the tests compile in (another one, e.g. a
+# worktree: make sframe-conv-test SFCONV_READER_TREE=DIR); its header is copied into
+# $(SFCONV_OUT)/include. The SFrame versions checked: V3 needs a reader with V3's
+# flexible FDEs (SFRAME_RULE_REG), v2 is checked with every reader.
+SFCONV_READER_TREE ?= $(BUILD)/linux
+SFCONV_READER := $(SFCONV_READER_TREE)/kernel/unwind/sframe_reader.c
+SFCONV_READER_H := $(SFCONV_READER_TREE)/include/linux/sframe_reader.h
+SFCONV_HDR := $(SFCONV_OUT)/include/linux/sframe_reader.h
+SFCONV_TEST_VERSIONS ?= $(if $(shell grep -s SFRAME_RULE_REG $(SFCONV_READER_H)),3 2,2)
 
 TEST_EXTRA += $(SFCONV_BINS)
 
-.PHONY: sframe-conv sframe-conv-test sframe-conv-bench
+.PHONY: sframe-conv sframe-conv-test sframe-conv-bench sfconv-force
 
 sframe-conv: $(SFCONV_BINS)
 
 $(SFCONV_OUT)/sframe-conv: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/main.c
 	@mkdir -p $(@D)
-	gcc $(TOOL_CFLAGS) $(filter %.c,$^) -o $@ -ldw -lelf
+	gcc $(TOOL_CFLAGS) $(SFCONV_DEFS) $(filter %.c,$^) -o $@ -ldw -lelf
 
 $(SFCONV_OUT)/libsframe-audit.so: $(SFCONV_RT) $(SFCONV_SRC)/audit.c
 	@mkdir -p $(@D)
 	gcc $(SFCONV_AUDIT_CFLAGS) $(filter %.c,$^) -o $@ $(SFCONV_LDSO)
 
-$(SFCONV_OUT)/test_sfconv: $(SFCONV_CORE) $(SFCONV_SRC)/test_sfconv.c $(SFRAME_READER) \
-		$(SFRAME_HDR)
+# Copied whenever the tree changes (another tree's header may be older)
+$(SFCONV_HDR): $(SFCONV_READER_H) sfconv-force
 	@mkdir -p $(@D)
-	gcc -O1 -g $(WARN_CFLAGS) $(SFRAME_SAN) -I$(SFRAME_OUT)/include \
+	cmp -s $< $@ || cp $< $@
+
+$(SFCONV_OUT)/test_sfconv: $(SFCONV_CORE) $(SFCONV_SRC)/test_sfconv.c $(SFCONV_READER) \
+		$(SFCONV_HDR)
+	@mkdir -p $(@D)
+	gcc -O1 -g $(WARN_CFLAGS) $(SFRAME_SAN) $(SFCONV_DEFS) -I$(SFCONV_OUT)/include \
 		$(filter %.c,$^) -o $@ -ldw -lelf
 
 SFCONV_ZOO := $(addprefix $(SFCONV_OUT)/,libcfizoo.so libcfizoo-nohdr.so libcfizoo-nosh.so)
@@ -66,11 +85,25 @@ $(SFCONV_OUT)/libcfizoo-nosh.so: $(SFCONV_OUT)/libcfizoo.so
 	printf '\0\0\0\0' | dd of=$@.tmp bs=1 seek=60 conv=notrunc status=none
 	mv $@.tmp $@
 
-# The objects above and this machine's vDSO, every row boundary and every 13th
-# address; the CFI zoo at every address
-sframe-conv-test: $(SFCONV_OUT)/test_sfconv $(SFCONV_ZOO)
-	$< -v $(SFCONV_TEST_OBJS)
-	$< -m 0 -s 1 $(SFCONV_ZOO)
+# For each version of SFCONV_TEST_VERSIONS: the objects above and this machine's vDSO,
+# every row boundary and every 13th address (function starts relative to the text); the
+# CFI zoo at every address (starts PC-relative); the sections sframe-conv -S wrote into
+# the bench's deep-sfv3 and deep-sfv2 (bench/bench.mk), where they are. V3 once more
+# with FDEs split every 2 FREs (as at V3's limit of 65535), and two FREs byte for byte.
+SFCONV_BENCH_CONV := $(BUILD)/bench/bin/deep-sfv
+
+sframe-conv-test: $(SFCONV_OUT)/test_sfconv $(SFCONV_ZOO) $(SFCONV_OUT)/sframe-conv \
+		$(addprefix $(SFCONV_BENCH_CONV),$(SFCONV_TEST_VERSIONS))
+	@echo "SFrame versions checked: $(SFCONV_TEST_VERSIONS) (reader of $(SFCONV_READER_TREE))"
+	$(SFCONV_OUT)/sframe-conv -3 -o $(SFCONV_OUT)/libcfizoo.sframe $(SFCONV_OUT)/libcfizoo.so
+	@echo "V3 bytes: the DRAP body row of sframe-v3.md, the signal trampoline's"
+	@for fre in '0a 33 f8 00 33 00' '2c 3b 00 a0 00 3b 00 a8 00 3b 00 78 00'; do \
+		od -An -tx1 -v $(SFCONV_OUT)/libcfizoo.sframe | tr -s ' \n' '  ' | \
+			grep -q " $$fre " || { echo "FAIL: no FRE $$fre"; exit 1; }; done
+	$(foreach v,$(SFCONV_TEST_VERSIONS),$< $(if $(filter 2,$(v)),-2) -v $(SFCONV_TEST_OBJS) && \
+		$< $(if $(filter 2,$(v)),-2) -p -m 0 -s 1 $(SFCONV_ZOO) &&) true
+	$(if $(filter 3,$(SFCONV_TEST_VERSIONS)),$< -m 0 -s 1 -F 2 $(SFCONV_OUT)/libcfizoo.so)
+	$(foreach v,$(SFCONV_TEST_VERSIONS),$< $(if $(filter 2,$(v)),-2) -E -s 1 $(SFCONV_BENCH_CONV)$(v) &&) true
 
 $(SFCONV_OUT)/startbench: $(SFCONV_SRC)/startbench.c
 	@mkdir -p $(@D)
