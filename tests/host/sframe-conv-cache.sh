@@ -113,6 +113,20 @@ run "$PWD/d" && said libc.so.6 "cached)" &&
 		bad "libc: $(fdes libc.so.6), expected ld.so's: $(fdes ld-linux-x86-64.so.2)"; } &&
 	ok
 
+# The file it was made from: libc's cache file with the hash of .eh_frame (bytes 40-47)
+# zeroed is used, since libc's file is the one it was made from (its device, inode,
+# size and times, bytes 48-103): the helper does not read libc's .eh_frame for the hash.
+# With another inode (bytes 56-63), the hash is checked and the file replaced.
+z8='\0\0\0\0\0\0\0\0'
+case=same-file; fresh; { head -c 40 ref/$C; printf "$z8"; tail -c +49 ref/$C; } > d/$C
+chmod 600 d/$C
+run "$PWD/d" && said libc.so.6 "cached)" && ok
+case=other-file; fresh
+{ head -c 40 ref/$C; printf "$z8"; tail -c +49 ref/$C | head -c 8; printf '\377\377\377\377\377\377\377\377'
+	tail -c +65 ref/$C; } > d/$C
+chmod 600 d/$C
+run "$PWD/d" && said libc.so.6 "converted: cache file is for other code" && replaced d && ok
+
 # Cache directories not used: ld.so's file planted as libc's must stay, unused
 dir_refused() {
 	run "$1" && said libc.so.6 "converted: $2" &&

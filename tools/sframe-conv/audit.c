@@ -637,7 +637,7 @@ static int middle(void *arg)
  * or a negative errno value (-ESTALE: it converted other code)
  */
 static int convert(struct source *src, int dirfd, const struct sfcache_key *key,
-		   struct sfconv_loaded *l)
+		   const struct sfcache_file *file, struct sfconv_loaded *l)
 {
 	static char stacks[2][8192] __attribute__((aligned(16)));
 	const uint64_t all = ~0ULL;
@@ -687,7 +687,7 @@ static int convert(struct source *src, int dirfd, const struct sfcache_key *key,
 	if (ret < 0) {
 		/* no child, or lost */
 	} else if (WIFEXITED(status) && !WEXITSTATUS(status)) {
-		ret = sfcache_map_file(sp.out, key, 1, l);
+		ret = sfcache_map_file(sp.out, key, file, 1, l);
 		if (ret == -ENOENT)
 			ret = -ESTALE;
 		l->cache_why = why;
@@ -837,10 +837,13 @@ static struct object *add(const char *name, struct sfelf *e, uint64_t bias, stru
 {
 	char id[2 * 64 + 1], file[sizeof(id) + sizeof(".sframe")];
 	struct rooms r = { { NULL, NULL }, { 0, 0 } };
+	struct sfcache_file ident, *known = NULL;
 	struct sfcache_key key = { 0 };
 	struct object *o = new_object();
 	struct sfconv_loaded *l;
 	int ret, dirfd = -1, fd;
+	bool hashed;
+	struct stat sb;
 	unsigned int i;
 
 	if (!o)
@@ -853,13 +856,24 @@ static struct object *add(const char *name, struct sfelf *e, uint64_t bias, stru
 	l->text_start = bias + key.text_vaddr;
 	l->text_size = key.text_size;
 	l->cache_why = "no cache";
-	ret = sfelf_cfi_id(e, &key.cfi);
+	/*
+	 * The object's file (its identity as the cache file records it): the
+	 * .eh_frame need not be read for its hash if it is the file converted
+	 */
+	if (src && !sf_stat(src->path, &sb)) {
+		sfcache_file_of(&sb, &ident);
+		known = &ident;
+	}
+	hashed = !known;
+	ret = sfelf_cfi_id(e, &key.cfi, hashed);
 	if (ret && !e->sh && (fd = source_fd(src)) >= 0) {
 		/* No .eh_frame_hdr: the section headers, from the file */
 		if (sf_pread(fd, scratch + HDR_ROOM, sizeof(*e->eh), 0) == sizeof(*e->eh) &&
 		    !memcmp(scratch + HDR_ROOM, e->eh, sizeof(*e->eh))) {
+			/* Hashed now: the section headers are unmapped below */
 			read_sections(fd, e, scratch + HDR_ROOM, sizeof(scratch) - HDR_ROOM, &r);
-			ret = sfelf_cfi_id(e, &key.cfi);
+			ret = sfelf_cfi_id(e, &key.cfi, 1);
+			hashed = true;
 		}
 		for (i = 0; i < 2; i++)
 			if (r.len[i])
@@ -873,12 +887,15 @@ static struct object *add(const char *name, struct sfelf *e, uint64_t bias, stru
 		dirfd = cache_dir_fd(&l->cache_why);
 	if (dirfd >= 0) {
 		sfcache_name(file, sizeof(file), id);
-		ret = sfcache_map_cached(dirfd, file, &key, l);
+		ret = sfcache_map_cached(dirfd, file, &key, known, l);
+		/* Made from another file: used if its .eh_frame is this one's */
+		if (ret == -ENOENT && !hashed && !sfelf_cfi_id(e, &key.cfi, 1))
+			ret = sfcache_map_cached(dirfd, file, &key, NULL, l);
 		l->cached = !ret;
 		if (ret != -ENOENT)
 			goto out;
 	}
-	ret = convert(src, dirfd, &key, l);
+	ret = convert(src, dirfd, &key, known, l);
 out:
 	if (!ret) {
 		ret = sfconv_register(l);

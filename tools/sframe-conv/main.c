@@ -163,7 +163,7 @@ static int cache(const char *file, const char *dir)
 	elf = open_elf(file, &fd);
 	if (!elf)
 		return -1;
-	ret = sfconv_load(elf, 0, dir, &l);
+	ret = sfconv_load(elf, fd, 0, dir, &l);
 	if (ret == -EEXIST) {
 		printf("%s: has SFrame of its own\n", file);
 		ret = 0;
@@ -224,7 +224,7 @@ static int audit_fill(int argc, char **argv)
 	}
 	if (!elf)
 		return EINVAL;
-	ret = sfconv_fill(elf, fd_arg(argv[1]), argc > 2 ? fd_arg(argv[2]) : -1);
+	ret = sfconv_fill(elf, fd, fd_arg(argv[1]), argc > 2 ? fd_arg(argv[2]) : -1);
 	elf_end(elf);
 	return ret < 0 && ret > -126 ? -ret : ret ? EIO : 0;
 }

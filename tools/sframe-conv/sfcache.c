@@ -128,8 +128,32 @@ static int map_shared(int fd, size_t off, struct sfconv_loaded *l)
 	return 0;
 }
 
-int sfcache_map_file(int fd, const struct sfcache_key *key, int own,
-		     struct sfconv_loaded *l)
+void sfcache_file_of(const struct stat *sb, struct sfcache_file *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->dev = sb->st_dev;
+	f->ino = sb->st_ino;
+	f->size = sb->st_size;
+	f->mtime_sec = sb->st_mtim.tv_sec;
+	f->mtime_nsec = sb->st_mtim.tv_nsec;
+	f->ctime_sec = sb->st_ctim.tv_sec;
+	f->ctime_nsec = sb->st_ctim.tv_nsec;
+}
+
+/* Made for @key, or (@file not NULL) from the file @file for @key but the hash? */
+static int same_source(const struct sfcache_hdr *h, const struct sfcache_key *key,
+		       const struct sfcache_file *file)
+{
+	if (!file)
+		return !memcmp(&h->key, key, sizeof(*key));
+	return file->ino && !memcmp(&h->file, file, sizeof(*file)) &&
+	       h->key.text_vaddr == key->text_vaddr && h->key.text_size == key->text_size &&
+	       h->key.cfi.eh_frame_vaddr == key->cfi.eh_frame_vaddr &&
+	       h->key.cfi.eh_frame_size == key->cfi.eh_frame_size;
+}
+
+int sfcache_map_file(int fd, const struct sfcache_key *key,
+		     const struct sfcache_file *file, int own, struct sfconv_loaded *l)
 {
 	struct sfcache_hdr h;
 	struct stat sb;
@@ -143,7 +167,7 @@ int sfcache_map_file(int fd, const struct sfcache_key *key, int own,
 	else if (sf_pread(fd, &h, sizeof(h), 0) != sizeof(h) ||
 		 memcmp(h.magic, SFCACHE_MAGIC, sizeof(h.magic)))
 		l->cache_why = "cache file is of another version or truncated";
-	else if (memcmp(&h.key, key, sizeof(*key)))
+	else if (!same_source(&h, key, file))
 		l->cache_why = "cache file is for other code";
 	else if (h.sframe_size > SFCACHE_SECTION_MAX ||
 		 (uint64_t)sb.st_size != sizeof(h) + h.sframe_size)
@@ -163,7 +187,7 @@ int sfcache_map_file(int fd, const struct sfcache_key *key, int own,
 }
 
 int sfcache_map_cached(int dirfd, const char *name, const struct sfcache_key *key,
-		       struct sfconv_loaded *l)
+		       const struct sfcache_file *file, struct sfconv_loaded *l)
 {
 	int fd, ret;
 
@@ -174,7 +198,7 @@ int sfcache_map_cached(int dirfd, const char *name, const struct sfcache_key *ke
 			       "cache file cannot be opened";
 		return -ENOENT;
 	}
-	ret = sfcache_map_file(fd, key, 0, l);
+	ret = sfcache_map_file(fd, key, file, 0, l);
 	sf_close(fd);
 	return ret;
 }

@@ -25,7 +25,7 @@
  * Byte 6: that version; change the last byte when the converter's output or
  * this header changes
  */
-#define SFCACHE_MAGIC		(SFCONV_VERSION_DEFAULT == 2 ? "SFCONV\2\6" : "SFCONV\3\6")
+#define SFCACHE_MAGIC		(SFCONV_VERSION_DEFAULT == 2 ? "SFCONV\2\7" : "SFCONV\3\7")
 
 /* The largest section the kernel takes (PR_REGISTER_SFRAME: -EFBIG) */
 #define SFCACHE_SECTION_MAX	(16 << 20)
@@ -37,10 +37,25 @@ struct sfcache_key {
 	struct sfconv_cfi_id cfi;
 };
 
+/*
+ * The file an object was converted from, as fstat() gives it: its device,
+ * inode, size and modification and change times (0: not known)
+ */
+struct sfcache_file {
+	uint64_t dev;
+	uint64_t ino;
+	uint64_t size;
+	int64_t mtime_sec;
+	int64_t mtime_nsec;
+	int64_t ctime_sec;
+	int64_t ctime_nsec;
+};
+
 /* A cache file: this header, then the section (starts relative to the text) */
 struct sfcache_hdr {
 	char magic[8];
 	struct sfcache_key key;
+	struct sfcache_file file;
 	uint64_t sframe_size;
 	uint32_t fdes;
 	uint32_t converted;
@@ -110,19 +125,23 @@ int sfcache_open_dir(const char *dir, const char **why, struct stat *sb);
 /* The name of the cache file of build ID @id: 0, or -ENAMETOOLONG */
 int sfcache_name(char *buf, size_t len, const char *id);
 
+/* The identity of the file of status @sb */
+void sfcache_file_of(const struct stat *sb, struct sfcache_file *f);
+
 /*
- * Map the section of the cache file open at @fd if it is one to use (for
- * @key): 0, -ENOENT with
+ * Map the section of the cache file open at @fd if it is one to use: made
+ * for @key, or (if @file is not NULL) from the file @file for @key but its
+ * .eh_frame hash (not computed then): 0, -ENOENT with
  * l->cache_why set if not, or another negative errno value. The file must
  * be the user's (or root's) and writable by nobody else, unless @own (a
  * file of the process's own making).
  */
-int sfcache_map_file(int fd, const struct sfcache_key *key, int own,
-		     struct sfconv_loaded *l);
+int sfcache_map_file(int fd, const struct sfcache_key *key,
+		     const struct sfcache_file *file, int own, struct sfconv_loaded *l);
 
 /* The cache file @name in @dirfd, mapped: as sfcache_map_file() */
 int sfcache_map_cached(int dirfd, const char *name, const struct sfcache_key *key,
-		       struct sfconv_loaded *l);
+		       const struct sfcache_file *file, struct sfconv_loaded *l);
 
 /* Hand a loaded section to the kernel: 0, or a negative errno value */
 int sfconv_register(const struct sfconv_loaded *l);

@@ -455,7 +455,7 @@ int sfconv_cfi_id(Elf *elf, struct sfconv_cfi_id *id)
 	struct sfelf e;
 	int ret = sfconv_elf_view(elf, &e);
 
-	return ret ? ret : sfelf_cfi_id(&e, id);
+	return ret ? ret : sfelf_cfi_id(&e, id, 1);
 }
 
 /*

@@ -134,13 +134,14 @@ int sfconv_build_id(Elf *elf, char *buf, size_t len);
 int sfconv_cache_dir(char *buf, size_t len);
 
 /*
- * Get the section for @elf loaded with @bias: from the cache directory
- * @cache_dir (NULL: none) by build ID, if the file there is the user's and
- * was made from the same CFI, else converted (and then cached). It is
+ * Get the section for @elf (read from the file @objfd, -1 if not known)
+ * loaded with @bias: from the cache directory @cache_dir (NULL: none) by
+ * build ID, if the file there is the user's and was made from the same CFI,
+ * else converted (and then cached, with the identity of @objfd). It is
  * mapped read-only (shared if cached). Returns 0, or a negative errno value
  * (-EEXIST: the object has SFrame of its own).
  */
-int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
+int sfconv_load(Elf *elf, int objfd, uint64_t bias, const char *cache_dir,
 		struct sfconv_loaded *out);
 
 /* For tests: write cache files under a temporary name, not with O_TMPFILE */
@@ -153,12 +154,13 @@ extern int sfconv_cache_no_tmpfile;
 extern unsigned int sfconv_max_fres;
 
 /*
- * For libsframe-audit.so on a cache miss (sframe-conv -A): convert @elf and
- * write the cache file's bytes to @out (a new file of the caller's), and if
- * @dirfd >= 0 and the object has a build ID, into the cache directory open
- * at @dirfd as well. 0 or a negative errno value.
+ * For libsframe-audit.so on a cache miss (sframe-conv -A): convert @elf
+ * (read from the file @objfd, -1 for the vDSO) and write the cache file's
+ * bytes to @out (a new file of the caller's), and if @dirfd >= 0 and the
+ * object has a build ID, into the cache directory open at @dirfd as well.
+ * 0 or a negative errno value.
  */
-int sfconv_fill(Elf *elf, int out, int dirfd);
+int sfconv_fill(Elf *elf, int objfd, int out, int dirfd);
 
 /* The file behind @elf (or the image elf_memory() was given), for sfelf: 0 or -EINVAL */
 int sfconv_elf_view(Elf *elf, struct sfelf *e);

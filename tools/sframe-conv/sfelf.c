@@ -265,7 +265,7 @@ static int eh_frame_from_hdr(const struct sfelf *e, uint64_t *vaddr, const uint8
 	return -ENOENT;
 }
 
-int sfelf_cfi_id(const struct sfelf *e, struct sfconv_cfi_id *id)
+int sfelf_cfi_id(const struct sfelf *e, struct sfconv_cfi_id *id, int hash)
 {
 	const uint8_t *data = NULL;
 	uint64_t vaddr, size;
@@ -294,7 +294,7 @@ int sfelf_cfi_id(const struct sfelf *e, struct sfconv_cfi_id *id)
 		return ret;
 	id->eh_frame_vaddr = vaddr;
 	id->eh_frame_size = size;
-	id->eh_frame_hash = hash_bytes(data, size);
+	id->eh_frame_hash = hash ? hash_bytes(data, size) : 0;
 	return 0;
 }
 

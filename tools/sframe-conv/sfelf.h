@@ -81,10 +81,11 @@ int sfelf_has_sframe(const struct sfelf *e);
 int sfelf_build_id(const struct sfelf *e, char *buf, size_t len);
 
 /*
- * Identify the CFI: 0, -ENOENT if there is no .eh_frame, -EINVAL. Without
- * .eh_frame_hdr, the section headers are needed (@e->sh).
+ * Identify the CFI (its hash only if @hash, else 0): 0, -ENOENT if there
+ * is no .eh_frame, -EINVAL. Without .eh_frame_hdr, the section headers are
+ * needed (@e->sh).
  */
-int sfelf_cfi_id(const struct sfelf *e, struct sfconv_cfi_id *id);
+int sfelf_cfi_id(const struct sfelf *e, struct sfconv_cfi_id *id, int hash);
 
 /*
  * Size of an ELF object mapped whole in memory (the vDSO): up to the end of

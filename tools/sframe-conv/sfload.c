@@ -157,15 +157,16 @@ static int object_key(Elf *elf, struct sfcache_key *key, char *id, size_t len, b
 		return ret;
 	if (sfelf_build_id(&e, id, len))
 		*id = 0;
-	*cfi = !sfelf_cfi_id(&e, &key->cfi);
+	*cfi = !sfelf_cfi_id(&e, &key->cfi, 1);
 	return 0;
 }
 
 /* Convert @elf for @key into a cache file's header @h and section (malloc()ed) */
-static int convert(Elf *elf, const struct sfcache_key *key, struct sfcache_hdr *h,
-		   void **sframe)
+static int convert(Elf *elf, int objfd, const struct sfcache_key *key,
+		   struct sfcache_hdr *h, void **sframe)
 {
 	struct sfconv_stats st;
+	struct stat sb;
 	size_t size;
 	int ret;
 
@@ -176,13 +177,15 @@ static int convert(Elf *elf, const struct sfcache_key *key, struct sfcache_hdr *
 	memset(h, 0, sizeof(*h));
 	memcpy(h->magic, SFCACHE_MAGIC, sizeof(h->magic));
 	h->key = *key;
+	if (objfd >= 0 && !fstat(objfd, &sb))
+		sfcache_file_of(&sb, &h->file);
 	h->sframe_size = size;
 	h->fdes = st.fdes;
 	h->converted = st.full;
 	return 0;
 }
 
-int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
+int sfconv_load(Elf *elf, int objfd, uint64_t bias, const char *cache_dir,
 		struct sfconv_loaded *l)
 {
 	char id[2 * 64 + 1], name[sizeof(id) + sizeof(".sframe")];
@@ -206,7 +209,7 @@ int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
 		dirfd = sfcache_open_dir(cache_dir, &l->cache_why, NULL);
 	if (dirfd >= 0) {
 		sfcache_name(name, sizeof(name), id);
-		ret = sfcache_map_cached(dirfd, name, &key, l);
+		ret = sfcache_map_cached(dirfd, name, &key, NULL, l);
 		if (ret != -ENOENT) {
 			l->cached = !ret;
 			close(dirfd);
@@ -214,14 +217,14 @@ int sfconv_load(Elf *elf, uint64_t bias, const char *cache_dir,
 		}
 	}
 
-	ret = convert(elf, &key, &h, &sframe);
+	ret = convert(elf, objfd, &key, &h, &sframe);
 	if (ret)
 		goto out;
 	fd = dirfd < 0 ? -1 : write_cache(dirfd, name, &h, sframe);
 	if (fd >= 0) {
 		const char *why = l->cache_why;
 
-		ret = sfcache_map_file(fd, &key, 0, l);
+		ret = sfcache_map_file(fd, &key, NULL, 0, l);
 		close(fd);
 		l->cache_why = why;
 		if (ret != -ENOENT)
@@ -240,7 +243,7 @@ out:
 	return ret;
 }
 
-int sfconv_fill(Elf *elf, int out, int dirfd)
+int sfconv_fill(Elf *elf, int objfd, int out, int dirfd)
 {
 	char id[2 * 64 + 1], name[sizeof(id) + sizeof(".sframe")];
 	struct sfcache_key key;
@@ -251,7 +254,7 @@ int sfconv_fill(Elf *elf, int out, int dirfd)
 
 	ret = object_key(elf, &key, id, sizeof(id), &cfi);
 	if (!ret)
-		ret = convert(elf, &key, &h, &sframe);
+		ret = convert(elf, objfd, &key, &h, &sframe);
 	if (ret)
 		return ret;
 	if (!write_all(out, &h, sframe))

@@ -11,6 +11,8 @@
 #                         with .eh_frame_hdr, without, and without section headers
 #   startbench            make sframe-conv-bench: program starts with and without the
 #                         helper
+#   regbench              make sframe-conv-regbench: PR_REGISTER_SFRAME of converted
+#                         sections, in the VM under -icount
 
 SFCONV_SRC := $(TOP)/tools/sframe-conv
 SFCONV_OUT := $(BUILD)/sframe-conv
@@ -44,7 +46,7 @@ SFCONV_TEST_VERSIONS ?= $(if $(shell grep -s SFRAME_RULE_REG $(SFCONV_READER_H))
 
 TEST_EXTRA += $(SFCONV_BINS)
 
-.PHONY: sframe-conv sframe-conv-test sframe-conv-bench sfconv-force
+.PHONY: sframe-conv sframe-conv-test sframe-conv-bench sframe-conv-regbench sfconv-force
 
 sframe-conv: $(SFCONV_BINS)
 
@@ -114,3 +116,16 @@ $(SFCONV_OUT)/startbench: $(SFCONV_SRC)/startbench.c
 # SFCONV_BENCH_RUNS runs of each (default 300).
 sframe-conv-bench: $(SFCONV_BINS) $(SFCONV_OUT)/startbench
 	sh $(TOP)/scripts/sframe-conv-bench.sh $(SFCONV_OUT) $(SFCONV_BENCH_RUNS)
+
+$(SFCONV_OUT)/regbench: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/regbench.c
+	@mkdir -p $(@D)
+	gcc $(TOOL_CFLAGS) $(filter %.c,$^) -o $@ -ldw -lelf
+
+# What registering the converted sections of SFCONV_TEST_OBJS costs a new process (the
+# kernel's check of the whole section), on the default kernel in the VM under -icount
+# (instructions: 1 ns each); SFCONV_REGBENCH_RUNS registrations each (default 30)
+sframe-conv-regbench: kernel $(SFCONV_OUT)/regbench
+	$(TOP)/scripts/vm.sh -i -k $(BUILD)/kernel-default/arch/x86/boot/bzImage \
+		-o $(SFCONV_OUT)/regbench-vm -- $(SFCONV_OUT)/regbench \
+		-n $(or $(SFCONV_REGBENCH_RUNS),30) $(SFCONV_TEST_OBJS)
+	@cat $(SFCONV_OUT)/regbench-vm/output

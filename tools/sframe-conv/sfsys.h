@@ -67,6 +67,11 @@ static inline int sf_fstat(int fd, struct stat *sb)
 	return SF_SYS(SYS_fstat, fd, sb, 0, 0, 0, 0);
 }
 
+static inline int sf_stat(const char *path, struct stat *sb)
+{
+	return SF_SYS(SYS_newfstatat, AT_FDCWD, path, sb, 0, 0, 0);
+}
+
 static inline int sf_mkdirat(int dirfd, const char *path, int mode)
 {
 	return SF_SYS(SYS_mkdirat, dirfd, path, mode, 0, 0, 0);

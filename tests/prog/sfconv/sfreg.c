@@ -187,7 +187,7 @@ static void *open_lib(struct sfconv_loaded *l)
 	outer = (long (*)(int, const char *, int))dlsym(h, "sfr_outer");
 	fd = open(path, O_RDONLY);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!outer || !elf || sfconv_load(elf, map->l_addr, NULL, l) || !l->sframe_size)
+	if (!outer || !elf || sfconv_load(elf, fd, map->l_addr, NULL, l) || !l->sframe_size)
 		return NULL;
 	elf_end(elf);
 	close(fd);
