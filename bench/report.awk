@@ -11,8 +11,9 @@ function v(w, m, k) { return (w, m, k) in V ? V[w, m, k] : "n/a" }
 function div(a, b, f) { return (!num(a) || !num(b) || b + 0 == 0) ? "n/a" : sprintf(f, a / b) }
 function dash(x) { return num(x) ? x : "-" }
 
-# The figures of one run (all "n/a" where they do not apply); sframe's base is the
-# SFrame build without sampling (sfnone), the other modes' the workload without (none)
+# The figures of one run (all "n/a" where they do not apply); the base of sframe, sfv3
+# and sfv2 is the SFrame build without sampling (sfnone: the same code), the other
+# modes' the workload without (none)
 function figures(w, m,    i, t, s, b, bt, bc) {
 	for (i = 1; i <= ncols; i++)
 		F[w, m, C[i]] = "n/a"
@@ -36,13 +37,13 @@ function figures(w, m,    i, t, s, b, bt, bc) {
 	F[w, m, "complete_pct"] = div(v(w, m, "complete"), s / 100, "%.1f")
 	F[w, m, "deepest"] = v(w, m, "deepest")
 	F[w, m, "avg_user_frames"] = div(v(w, m, "userframes"), s, "%.2f")
-	if (m == "defer" || m == "sframe") {
+	if (m == "defer" || m == "sframe" || m ~ /^sfv/) {
 		F[w, m, "unwinds_per_sample"] = div(v(w, m, "unwinds"), s, "%.3f")
 		F[w, m, "unwinds"] = v(w, m, "unwinds")
 		F[w, m, "entries"] = v(w, m, "entries")
 		F[w, m, "records"] = v(w, m, "records")
 	}
-	b = m == "sframe" ? "sfnone" : "none"
+	b = m == "sframe" || m ~ /^sfv/ ? "sfnone" : "none"
 	if (!((w, b) in ran))
 		return
 	bt = v(w, b, "elapsed_ns")
@@ -117,10 +118,12 @@ BEGIN {
 		"unwinds_per_sample complete_pct deepest added_us_per_sample in_task_us_per_sample " \
 		"data_bytes unwinds entries records in_task_ns_per_sample avg_user_frames record_ms " \
 		"record_cpu_ms added_ms note", C, " ")
-	split("fp defer sframe", um, " ")
+	split("fp defer sframe sfv3 sfv2", um, " ")
 	uname["fp"] = "immediate frame pointers (-g)"
 	uname["defer"] = "deferred frame pointers (fp,defer)"
 	uname["sframe"] = "SFrame (fp,defer)"
+	uname["sfv3"] = "SFrame V3 of sframe-conv (fp,defer)"
+	uname["sfv2"] = "SFrame v2 of sframe-conv (fp,defer)"
 	csv = out "/results.csv"; md = out "/results.md"; dat = out "/chart.dat"
 }
 

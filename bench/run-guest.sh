@@ -12,12 +12,12 @@
 # of the deferred unwinder's counters), complete (samples whose user part reaches
 # main/__libc_start_call_main, or start_thread/clone for threads), deepest (user frames),
 # userframes (user frames of all samples).
-# Environment: TOP, PERF, BIN (the workloads, build/bench/bin), GUEST_OUT,
+# Environment: TOP, PERF, BIN (the workloads, build/bench/bin; run from a copy in /tmp), GUEST_OUT,
 #   SFRAME=1 if the kernel has the SFrame unwinder, WORKLOADS and MODES (subsets).
 : "${TOP:?}" "${PERF:=$TOP/build/perf/perf}" "${BIN:=$TOP/build/bench/bin}" "${GUEST_OUT:=/tmp}"
 : "${SFRAME:=0}"
 : "${WORKLOADS:=deep deep50 zero fault compute threads deep-32 deep50-32 manyfre}"
-: "${MODES:=none sfnone fp defer dwarf sframe}"
+: "${MODES:=none sfnone fp defer dwarf sframe sfv3 sfv2}"
 EVENT="-e cpu-clock -F 1000"
 # manyfre (one function with ~200000 FREs) as the issue that found it ran it
 MANYFRE_EVENT="-e task-clock -c 1000000"
@@ -27,6 +27,10 @@ logs=$GUEST_OUT/logs
 data=/tmp/bench.data
 mkdir -p "$logs"
 : > "$raw"
+
+# The workloads run from tmpfs: no page of theirs (text, .sframe) is read over 9p in a
+# hot phase, where a wait for the host would make the guest's clock jump ahead
+rm -rf /tmp/bench-bin && cp -r "$BIN" /tmp/bench-bin && BIN=/tmp/bench-bin
 
 # Keep the sampling rate fixed: no lowering of perf_event_max_sample_rate when the
 # (slow, emulated) interrupts take long.
@@ -55,7 +59,7 @@ counters() {
 callgraph() {
 	case $1 in
 	fp) echo "-g" ;;
-	defer | sframe) echo "--call-graph fp,defer" ;;
+	defer | sframe | sfv3 | sfv2) echo "--call-graph fp,defer" ;;
 	dwarf) echo "--call-graph dwarf" ;;
 	esac
 }
@@ -77,8 +81,10 @@ program() { # WORKLOAD MODE
 	deep50-32) w=deep-32 args=50 ;;
 	esac
 	case $w:$2 in
-	manyfre:dwarf | manyfre:sframe | manyfre:sfnone) ;;	# an SFrame build already: fp vs defer
+	manyfre:dwarf | manyfre:sframe | manyfre:sfnone | manyfre:sfv?) ;;	# an SFrame build already
 	*:sframe | *:sfnone) [ -x "$BIN/$w-sframe" ] && echo "$BIN/$w-sframe $args" ;;
+	# the section sframe-conv makes of .eh_frame, V3 or v2 (bench/bench.mk)
+	*:sfv3 | *:sfv2) [ -x "$BIN/$w-$2" ] && echo "$BIN/$w-$2 $args" ;;
 	*) echo "$BIN/$w $args" ;;
 	esac
 }
@@ -113,7 +119,7 @@ chains() {
 run() { # WORKLOAD MODE
 	w=$1 mode=$2 log=$logs/$1-$2
 	prog=$(program "$w" "$mode")
-	if [ "$mode" = sframe ] && [ "$SFRAME" != 1 ]; then
+	if { [ "$mode" = sframe ] || [ "${mode#sfv}" != "$mode" ]; } && [ "$SFRAME" != 1 ]; then
 		echo "$w $mode n/a kernel without the SFrame unwinder" >> "$raw"; return
 	fi
 	if [ -z "$prog" ]; then

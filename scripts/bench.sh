@@ -3,12 +3,13 @@
 # time), run bench/run-guest.sh there (every workload in every mode, raw numbers in
 # build/bench/raw.txt), then write the report (scripts/bench-report.sh).
 # Usage: bench.sh [FLAVOUR]   (default: default; the kernel is build/kernel-FLAVOUR)
-# Settings: BENCH_WORKLOADS, BENCH_MODES (subsets, space separated), VM_TIMEOUT.
+# Settings: BENCH_WORKLOADS, BENCH_MODES (subsets, space separated), VM_TIMEOUT,
+# BENCH_OUT (the output directory, default build/bench).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${1:-default}
 kdir=$top/build/kernel-$flavour
-out=$top/build/bench
+out=${BENCH_OUT:-$top/build/bench}
 # The "sframe" mode needs the kernel's SFrame unwinder
 sframe=0
 grep -qx 'CONFIG_UNWIND_USER_SFRAME=y' "$kdir/.config" 2>/dev/null && sframe=1
