@@ -2,7 +2,8 @@
 # rejected (too many FREs in one function, a function outside the code) or the unwind
 # ends within its budget, without a splat; with the budget raised the same section
 # gives every frame; oversized sections are refused (registration) or marked bad (exec);
-# with the budget raised and no FRE index, a long unwind dies within a second of SIGKILL.
+# with the budget raised and no FRE index, a long unwind dies within a second of SIGKILL;
+# version 3 sections meet the same bounds.
 . "$TOP/tests/lib.sh"
 ctl=/sys/kernel/debug/unwind_deferred_test/ctl
 craft=$BIN/sframe/sfcraft
@@ -57,6 +58,21 @@ out=$("$craft" kill 300000 0xfffff000 500) || fail "kill: $out"
 echo "$out"
 ms=$(echo "$out" | sed -n 's/^killed after \([0-9]*\) ms$/\1/p')
 [ -n "$ms" ] && [ "$ms" -lt 1000 ] || fail "a long unwind did not die within a second of SIGKILL: $out"
+
+# The same bounds for SFrame version 3 sections (at most 65535 FREs per function)
+export SFCRAFT_VERSION=3
+limits
+expect "v3 past the code" "$("$craft" trace 1000 0xffffffff 500 4096)" nr=2 bad=1 budget_stops=0
+expect "v3 before the code" "$("$craft" trace 1000 0x2000 500 -4096)" nr=2 bad=1 budget_stops=0
+limits "max_fde_fres 65534"
+expect "v3 65535 FREs, more than allowed" "$("$craft" trace 65535 0xfffff000 500)" nr=2 bad=1 budget_stops=0 indexes=0
+limits "budget 60000"
+expect "v3 over the budget" "$("$craft" trace 65535 0xfffff000 500)" nr=2 bad=0 budget_stops=1 indexes=0
+limits
+expect "v3 within the budget" "$("$craft" trace 65535 0xfffff000 500)" nr=501 ok=63 bad=0 budget_stops=0 indexes=1
+limits "max_section 65536"
+"$craft" oversize 65535 0xfffff000 || fail "v3 oversized section"
+unset SFCRAFT_VERSION
 
 limits
 no_new_splats "$before"

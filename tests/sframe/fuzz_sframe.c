@@ -10,7 +10,8 @@
  *  - only the documented error codes, and no -EFAULT (reads never fail);
  *  - after a successful init, the FDE array and FRE area lie in the section;
  *  - a section that validates never makes sframe_find() return -EINVAL;
- *  - a frame is either outermost with all fields zero, or has ra_off -8;
+ *  - a frame is either outermost with all fields zero, or has ra_off -8,
+ *    or (v3 flexible FDEs) has general rules with a register-based CFA;
  *  - a lookup through an FRE index (sframe_lookup() asking for one,
  *    sframe_fre_index(), sframe_find_fre() from the index point before the
  *    ip) gives what the full scan gives, whenever the index can be built,
@@ -99,7 +100,8 @@ static void probe_indexed(const struct sframe_section *sec, struct input *in, un
 	if (r != ret)
 		FAIL("indexed lookup %#lx returned %d, find %d\n", ip, r, ret);
 	if (!r && (f->cfa_off != g.cfa_off || f->ra_off != g.ra_off || f->fp_off != g.fp_off ||
-		   f->use_fp != g.use_fp || f->outermost != g.outermost))
+		   f->use_fp != g.use_fp || f->outermost != g.outermost || f->flex != g.flex ||
+		   f->cfa_rule != g.cfa_rule || f->ra_rule != g.ra_rule || f->fp_rule != g.fp_rule))
 		FAIL("indexed lookup %#lx found another frame\n", ip);
 }
 
@@ -117,10 +119,15 @@ static void probe(const struct sframe_section *sec, struct input *in, unsigned l
 		FAIL("find %#lx returned -EINVAL in a validated section\n", ip);
 	if (ret)
 		return;
-	if (f.outermost && (f.cfa_off || f.ra_off || f.fp_off || f.use_fp))
+	if (f.outermost && (f.cfa_off || f.ra_off || f.fp_off || f.use_fp || f.flex))
 		FAIL("outermost frame with offsets at %#lx\n", ip);
-	if (!f.outermost && f.ra_off != -8)
+	if (!f.outermost && !f.flex && f.ra_off != -8)
 		FAIL("ra_off %d at %#lx\n", f.ra_off, ip);
+	if (f.flex && (f.use_fp || !(f.cfa_rule & SFRAME_RULE_REG) || !f.ra_rule ||
+		       SFRAME_RULE_REGNUM(f.cfa_rule) > SFRAME_RULE_MAX_REG ||
+		       SFRAME_RULE_REGNUM(f.ra_rule) > SFRAME_RULE_MAX_REG ||
+		       SFRAME_RULE_REGNUM(f.fp_rule) > SFRAME_RULE_MAX_REG))
+		FAIL("flexible rules %#x %#x %#x at %#lx\n", f.cfa_rule, f.ra_rule, f.fp_rule, ip);
 }
 
 /* Probe in and around the function named by FDE @i */
@@ -129,10 +136,12 @@ static void probe_fde(const struct sframe_section *sec, struct input *in, u32 i,
 	unsigned long addr = sec->fdes_start + (unsigned long)i * sec->fde_size;
 	const unsigned char *fde = in->sec + (addr - FUZZ_SFRAME_BASE);
 	unsigned long start = (sec->flags & SFRAME_PCREL) ? addr : FUZZ_SFRAME_BASE;
-	u32 size = get32(fde + 4);
-	unsigned long pick = fde[16] | (unsigned long)fde[i % 17] << 8;
+	int v3 = sec->version == 3;
+	/* v3: s64 start, u32 size; v1/v2: s32 start, u32 size */
+	u32 size = get32(fde + (v3 ? 8 : 4));
+	unsigned long pick = fde[v3 ? 12 : 16] | (unsigned long)fde[i % sec->fde_size] << 8;
 
-	start += (long)(s32)get32(fde);
+	start += v3 ? (long)((u64)get32(fde) | (u64)get32(fde + 4) << 32) : (long)(s32)get32(fde);
 	probe(sec, in, start, valid);
 	probe(sec, in, start + 1, valid);
 	probe(sec, in, start - 1, valid);

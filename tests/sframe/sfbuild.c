@@ -16,6 +16,12 @@ void sb_put32(unsigned char *p, uint32_t v)
 		p[i] = (v >> (8 * i)) & 0xff;
 }
 
+void sb_put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (v >> (8 * i)) & 0xff;
+}
+
 static void put_n(unsigned char *p, uint32_t v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -62,6 +68,20 @@ struct sb_fre *sb_add_fre(struct sb_fde *f, uint32_t start, int sp, int32_t cfa,
 	return r;
 }
 
+struct sb_fre *sb_add_words(struct sb_fde *f, uint32_t start, int size_code, int n,
+			    const int32_t *w)
+{
+	struct sb_fre *r = &f->fres[f->nfres++];
+
+	memset(r, 0, sizeof(*r));
+	r->start = start;
+	r->count = n;
+	r->size_code = size_code;
+	if (n)
+		memcpy(r->off, w, n * sizeof(*w));
+	return r;
+}
+
 static size_t start_size(int fre_type)
 {
 	return fre_type == 1 ? 2 : fre_type == 2 ? 4 : 1;
@@ -77,21 +97,42 @@ static size_t fre_len(const struct sb_fde *f, const struct sb_fre *r)
 	return start_size(f->fre_type) + 1 + (size_t)r->count * offset_size(r->size_code);
 }
 
+/* The FREs of @f at @out */
+static size_t put_fres(const struct sb_fde *f, unsigned char *out)
+{
+	size_t pos = 0;
+
+	for (int j = 0; j < f->nfres; j++) {
+		const struct sb_fre *r = &f->fres[j];
+		size_t ss = start_size(f->fre_type), os = offset_size(r->size_code);
+
+		put_n(out + pos, r->start, ss);
+		out[pos + ss] = (r->base_sp ? 1 : 0) | (r->count & 0xf) << 1 |
+				(r->size_code & 3) << 5;
+		for (int k = 0; k < r->count; k++)
+			put_n(out + pos + ss + 1 + k * os, (uint32_t)r->off[k], os);
+		pos += fre_len(f, r);
+	}
+	return pos;
+}
+
 struct sb_layout sb_build(const struct sb_section *s, unsigned long base,
 			  unsigned char *out, size_t cap)
 {
 	struct sb_layout l = { 0 };
 	size_t fre_bytes = 0, pos, fre_off = 0;
 	uint32_t nfres = 0;
+	int v3 = s->version == 3;
 
 	l.hdr_end = SB_HDR_SIZE + (size_t)s->auxhdr_len;
-	l.fde_size = s->version == 1 ? 17 : 20;
+	l.fde_size = s->version == 1 ? 17 : v3 ? 16 : 20;
 	l.fdes = l.hdr_end;
 	l.fres = l.fdes + (size_t)s->nfdes * l.fde_size;
 	for (int i = 0; i < s->nfdes; i++) {
 		for (int j = 0; j < s->fdes[i].nfres; j++)
 			fre_bytes += fre_len(&s->fdes[i], &s->fdes[i].fres[j]);
 		nfres += s->fdes[i].nfres;
+		fre_bytes += v3 ? 5 : 0;
 	}
 	if (l.fres + fre_bytes > cap)
 		return l;
@@ -112,32 +153,40 @@ struct sb_layout sb_build(const struct sb_section *s, unsigned long base,
 	memset(out + SB_HDR_SIZE, 0xaa, s->auxhdr_len);
 
 	pos = l.fres;
-	for (int i = 0; i < s->nfdes; i++) {
+	for (int n = 0; n < s->nfdes; n++) {
+		int i = v3 && s->reverse_blobs ? s->nfdes - 1 - n : n;
 		const struct sb_fde *f = &s->fdes[i];
 		unsigned char *p = out + l.fdes + (size_t)i * l.fde_size;
 		unsigned long rel_to = base;
+		size_t len;
 
-		if (s->version == 2 && (s->flags & SB_PCREL))
+		if (s->version != 1 && (s->flags & SB_PCREL))
 			rel_to = base + l.fdes + (size_t)i * l.fde_size;
-		sb_put32(p, (uint32_t)(f->func - rel_to));
-		sb_put32(p + 4, f->size);
-		sb_put32(p + 8, fre_off);
-		sb_put32(p + 12, f->nfres);
-		p[16] = (f->fre_type & 0xf) | (f->pcmask ? 0x10 : 0);
-		if (s->version != 1)
-			p[17] = f->rep_size;
-		for (int j = 0; j < f->nfres; j++) {
-			const struct sb_fre *r = &f->fres[j];
-			size_t ss = start_size(f->fre_type), os = offset_size(r->size_code);
-
-			put_n(out + pos, r->start, ss);
-			out[pos + ss] = (r->base_sp ? 1 : 0) | (r->count & 0xf) << 1 |
-					(r->size_code & 3) << 5;
-			for (int k = 0; k < r->count; k++)
-				put_n(out + pos + ss + 1 + k * os, (uint32_t)r->off[k], os);
-			pos += fre_len(f, r);
-			fre_off += fre_len(f, r);
+		if (v3) {
+			sb_put64(p, (uint64_t)(f->func - rel_to));
+			sb_put32(p + 8, f->size);
+			sb_put32(p + 12, fre_off);
+			if (i < 64)
+				l.attr[i] = pos;
+			sb_put16(out + pos, f->nfres);
+			out[pos + 2] = (f->fre_type & 0xf) | (f->pcmask ? 0x10 : 0) |
+				       (f->signal ? 0x80 : 0);
+			out[pos + 3] = f->type;
+			out[pos + 4] = f->rep_size;
+			pos += 5;
+			fre_off += 5;
+		} else {
+			sb_put32(p, (uint32_t)(f->func - rel_to));
+			sb_put32(p + 4, f->size);
+			sb_put32(p + 8, fre_off);
+			sb_put32(p + 12, f->nfres);
+			p[16] = (f->fre_type & 0xf) | (f->pcmask ? 0x10 : 0);
+			if (s->version != 1)
+				p[17] = f->rep_size;
 		}
+		len = put_fres(f, out + pos);
+		pos += len;
+		fre_off += len;
 	}
 	l.len = pos;
 	return l;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Build SFrame sections by hand for the tests (versions 1 and 2, both
- * func_start encodings, PCMASK), independently of the reader's code.
+ * Build SFrame sections by hand for the tests (versions 1, 2 and 3, both
+ * func_start encodings, PCMASK, v3 FDE types and signal trampolines),
+ * independently of the reader's code.
  */
 #ifndef SFBUILD_H
 #define SFBUILD_H
@@ -21,7 +22,7 @@ struct sb_fre {
 	int base_sp;		/* CFA base: 1 = SP, 0 = FP */
 	int count;		/* number of offsets (N) */
 	int size_code;		/* 0, 1, 2: 1, 2, 4 bytes; 3 (invalid) is written as 4 */
-	int32_t off[15];
+	int32_t off[15];	/* v3 flexible FDEs: control words too */
 };
 
 struct sb_fde {
@@ -29,7 +30,9 @@ struct sb_fde {
 	uint32_t size;
 	int fre_type;		/* 0, 1, 2: 1, 2, 4-byte starts; others written as 1 */
 	int pcmask;
-	uint8_t rep_size;	/* version 2 only */
+	uint8_t rep_size;	/* versions 2 and 3 */
+	int type;		/* version 3: FDE type (info2), 0 default, 1 flexible */
+	int signal;		/* version 3: signal trampoline (info bit 7) */
 	int nfres;
 	struct sb_fre fres[SB_MAX_FRES];
 };
@@ -42,6 +45,7 @@ struct sb_section {
 	int ra_fixed;
 	int auxhdr_len;
 	int nfdes;
+	int reverse_blobs;	/* version 3: FRE blobs in reverse index order */
 	struct sb_fde *fdes;
 };
 
@@ -52,6 +56,7 @@ struct sb_layout {
 	size_t fdes;		/* first FDE */
 	size_t fde_size;
 	size_t fres;		/* FRE area */
+	size_t attr[64];	/* version 3: attribute record of FDE i (i < 64) */
 };
 
 /* A valid empty section of @version (flags: sorted, plus @flags) */
@@ -64,6 +69,13 @@ struct sb_fde *sb_add_fde(struct sb_section *s, unsigned long func, uint32_t siz
 struct sb_fre *sb_add_fre(struct sb_fde *f, uint32_t start, int sp, int32_t cfa, int32_t fp);
 
 /*
+ * Append an FRE of a v3 flexible FDE with the @n words @w (control words
+ * and offsets, in that order), each of @size_code (0: 1 byte, 1: 2, 2: 4)
+ */
+struct sb_fre *sb_add_words(struct sb_fde *f, uint32_t start, int size_code, int n,
+			    const int32_t *w);
+
+/*
  * Encode @s for a section at address @base into @out (@cap bytes); return the
  * layout (len 0 if it does not fit).
  */
@@ -72,5 +84,6 @@ struct sb_layout sb_build(const struct sb_section *s, unsigned long base,
 
 void sb_put16(unsigned char *p, uint16_t v);
 void sb_put32(unsigned char *p, uint32_t v);
+void sb_put64(unsigned char *p, uint64_t v);
 
 #endif

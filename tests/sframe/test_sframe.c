@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * User-space unit tests for the SFrame reader core
+ * User-space unit tests for the SFrame reader core (versions 1, 2 and 3)
  * (build/linux/kernel/unwind/sframe_reader.c, compiled in directly).
  *
  * Usage: test_sframe ELF...          run all tests; each ELF (built with
@@ -203,6 +203,9 @@ struct probe {
  * The standard section: four functions with gaps between them.  For
  * version 1 the PCMASK block size is implicitly 16.
  */
+/* Version 3: write the FRE blobs in reverse index order (as ld may) */
+static int std_reverse_blobs;
+
 static struct sb_layout std_section_moved(int version, int flags, unsigned long base,
 					  int auxhdr_len, unsigned long shift)
 {
@@ -211,6 +214,7 @@ static struct sb_layout std_section_moved(int version, int flags, unsigned long 
 
 	sb_init(&s, version, flags, g_fdes);
 	s.auxhdr_len = auxhdr_len;
+	s.reverse_blobs = std_reverse_blobs;
 	f = sb_add_fde(&s, F0 + shift, 0x40, 0);
 	sb_add_fre(f, 0x0, 1, 8, 0);
 	sb_add_fre(f, 0x1, 1, 16, -16);
@@ -354,6 +358,11 @@ static void test_std_lookups(void)
 		{ "lookup_v2_pcrel_section_below_text", 2, SB_PCREL, 0, 0x100000 },
 		{ "lookup_v1_auxhdr", 1, 0, 7, SEC_BASE },
 		{ "lookup_v2_pcrel_auxhdr", 2, SB_PCREL, 255, SEC_BASE },
+		{ "lookup_v3_abs", 3, 0, 0, SEC_BASE },
+		{ "lookup_v3_pcrel", 3, SB_PCREL, 0, SEC_BASE },
+		{ "lookup_v3_pcrel_section_below_text", 3, SB_PCREL, 0, 0x100000 },
+		{ "lookup_v3_pcrel_unaligned_section", 3, SB_PCREL, 0, SEC_BASE + 1 },
+		{ "lookup_v3_pcrel_auxhdr", 3, SB_PCREL, 13, SEC_BASE },
 	};
 	const unsigned long high = 0x7ffff0000000UL - TEXT_START;
 
@@ -364,14 +373,26 @@ static void test_std_lookups(void)
 			     std_probes, ARRAY_SIZE(std_probes), 0);
 	}
 	/* The same sections loaded high: everything moves together */
-	for (int pcrel = 0; pcrel < 2; pcrel++) {
-		struct sb_layout l = std_section_moved(2, pcrel ? SB_PCREL : 0, SEC_BASE + high,
-						       0, high);
+	for (int i = 0; i < 4; i++) {
+		int version = i < 2 ? 2 : 3, pcrel = i & 1;
+		struct sb_layout l = std_section_moved(version, pcrel ? SB_PCREL : 0,
+						       SEC_BASE + high, 0, high);
+		char name[64];
 
-		check_probes(pcrel ? "lookup_v2_pcrel_high" : "lookup_v2_abs_high", g_img, l.len,
-			     SEC_BASE + high, TEXT_START + high, TEXT_END + high,
-			     std_probes, ARRAY_SIZE(std_probes), high);
+		snprintf(name, sizeof(name), "lookup_v%d_%s_high", version, pcrel ? "pcrel" : "abs");
+		check_probes(name, g_img, l.len, SEC_BASE + high, TEXT_START + high,
+			     TEXT_END + high, std_probes, ARRAY_SIZE(std_probes), high);
 	}
+	/* Version 3 FRE blobs in another order than the index */
+	std_reverse_blobs = 1;
+	for (int pcrel = 0; pcrel < 2; pcrel++) {
+		struct sb_layout l = std_section(3, pcrel ? SB_PCREL : 0, SEC_BASE, 0);
+
+		check_probes(pcrel ? "lookup_v3_pcrel_blobs_reversed" : "lookup_v3_abs_blobs_reversed",
+			     g_img, l.len, SEC_BASE, TEXT_START, TEXT_END, std_probes,
+			     ARRAY_SIZE(std_probes), 0);
+	}
+	std_reverse_blobs = 0;
 }
 
 /* v2 PCMASK with a block size other than 16 */
@@ -455,17 +476,22 @@ static struct sb_layout many_fdes(int n, int version, int flags)
 static void test_many_fdes(void)
 {
 	const int n = 3000;
-	/* ceil(log2(3001)) start fields, the FDE's 5 fields, 2 FRE heads, 2 offsets */
-	const long max_reads = 12 + 5 + 2 + 2;
+	/*
+	 * ceil(log2(3001)) start fields, the FDE's 5 fields (v3: 3 of the index
+	 * entry and 4 of the attribute record), 2 FRE heads, 2 offsets
+	 */
+	long max_reads;
 	char why[256] = "";
 	int ok = 1;
 
-	for (int pcrel = 0; pcrel < 2; pcrel++) {
-		struct sb_layout l = many_fdes(n, 2, pcrel ? SB_PCREL : 0);
+	for (int k = 0; k < 4; k++) {
+		int pcrel = k & 1, version = k < 2 ? 2 : 3;
+		struct sb_layout l = many_fdes(n, version, pcrel ? SB_PCREL : 0);
 		struct mem *m = mem_new(SEC_BASE, g_img, l.len);
 		struct sframe_section sec;
 		long worst = 0;
 
+		max_reads = 12 + (version == 3 ? 7 : 5) + 2 + 2;
 		ok = init_at(&sec, m) == 0 && sframe_section_validate(&sec, ~0U, mem_read, m) == 0;
 		if (!ok)
 			snprintf(why, sizeof(why), "init or validate failed");
@@ -484,15 +510,15 @@ static void test_many_fdes(void)
 					worst = m->reads;
 				if (ret || f.cfa_off != cfa || f.use_fp || f.fp_off) {
 					ok = 0;
-					snprintf(why, sizeof(why), "pcrel %d ip %#lx: %s cfa %d", pcrel,
-						 start + off, err_name(ret), f.cfa_off);
+					snprintf(why, sizeof(why), "v%d pcrel %d ip %#lx: %s cfa %d",
+						 version, pcrel, start + off, err_name(ret), f.cfa_off);
 				}
 			}
 		}
 		if (ok && worst > max_reads) {
 			ok = 0;
-			snprintf(why, sizeof(why), "pcrel %d: %ld reads in one lookup (max %ld)",
-				 pcrel, worst, max_reads);
+			snprintf(why, sizeof(why), "v%d pcrel %d: %ld reads in one lookup (max %ld)",
+				 version, pcrel, worst, max_reads);
 		}
 		mem_free(m);
 		if (!ok)
@@ -563,6 +589,8 @@ static void apply(unsigned char *img, size_t off, enum field type, unsigned long
 static void test_bad_headers(void)
 {
 	/* Offsets of the std_section(2, 0, SEC_BASE, 0) layout are computed below */
+	struct sb_layout l3 = std_section(3, 0, SEC_BASE, 0);
+	size_t l3_fre_len = l3.len - l3.fres;
 	struct sb_layout l2 = std_section(2, 0, SEC_BASE, 0);
 	size_t len = l2.len, fre_len = len - l2.fres;
 	const struct patch p[] = {
@@ -570,7 +598,7 @@ static void test_bad_headers(void)
 		{ "byte_swapped_magic", 2, 0, F_U16, 0xe2de },
 		{ "zero_magic", 2, 0, F_U16, 0 },
 		{ "version_0", 2, 2, F_U8, 0 },
-		{ "version_3", 2, 2, F_U8, 3 },
+		{ "version_4", 2, 2, F_U8, 4 },
 		{ "version_255", 2, 2, F_U8, 255 },
 		{ "unknown_flag_0x8", 2, 3, F_U8, 0x9 },
 		{ "unknown_flag_0x80", 2, 3, F_U8, 0x81 },
@@ -598,6 +626,15 @@ static void test_bad_headers(void)
 		{ "freoff_outside", 2, 24, F_U32, len },
 		{ "freoff_huge", 2, 24, F_U32, 0xffffffff },
 		{ "freoff_area_crosses_end", 2, 24, F_U32, l2.fres - SB_HDR_SIZE + 1 },
+		{ "v3_frame_pointer_flag", 3, 3, F_U8, 0x3 },
+		{ "v3_unknown_flag_0x8", 3, 3, F_U8, 0x9 },
+		{ "v3_unknown_flag_0x80", 3, 3, F_U8, 0x85 },
+		{ "v3_fdes_not_sorted_flag", 3, 3, F_U8, 0x4 },
+		{ "v3_fde_index_overlaps_fres", 3, 24, F_U32, 4 * 16 - 1 },
+		{ "v3_fres_before_fde_index", 3, 24, F_U32, 0 },
+		{ "v3_fre_len_below_attrs", 3, 16, F_U32, 4 * 5 - 1 },
+		{ "v3_num_fres_counting_attrs", 3, 12, F_U32, (l3_fre_len - 4 * 5) / 2 + 1 },
+		{ "v3_num_fdes_one_too_many", 3, 8, F_U32, 5 },
 	};
 	struct sframe_section sec;
 	struct mem *m;
@@ -766,6 +803,278 @@ static void test_bad_fres(void)
 		struct sb_layout l = altered_f0(c[i].d);
 
 		check_find_and_validate(c[i].name, g_img, l.len, c[i].ip, -EINVAL, -EINVAL);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Version 3: attribute records, outermost and signal FDEs, flexible FDEs */
+
+/* Offset of FDE @i's attribute record in a built v3 image */
+static size_t v3_attr(const struct sb_layout *l, int i)
+{
+	return l->attr[i];
+}
+
+/* A v3 section: F0 as in the std section, then @f1 at F1 (0x300 bytes) */
+static struct sb_layout v3_pair(const struct sb_fde *f1, int reverse)
+{
+	struct sb_section s;
+	struct sb_fde *f;
+
+	sb_init(&s, 3, SB_PCREL, g_fdes);
+	s.reverse_blobs = reverse;
+	f = sb_add_fde(&s, F0, 0x40, 0);
+	sb_add_fre(f, 0x0, 1, 8, 0);
+	sb_add_fre(f, 0x1, 1, 16, -16);
+	sb_add_fre(f, 0x4, 0, 16, -16);
+	f = sb_add_fde(&s, F1, 0x300, 0);
+	*f = *f1;
+	f->func = F1;
+	f->size = 0x300;
+	return sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+}
+
+static void expect_outermost(const char *name, const unsigned char *img, size_t len,
+			     unsigned long ip)
+{
+	struct sframe_frame fr;
+	int ret = find_img(img, len, ip, &fr);
+
+	report(name, !ret && fr.outermost && !fr.cfa_off && !fr.ra_off && !fr.fp_off &&
+		     !fr.use_fp && !fr.flex, "find %s, outermost %d", err_name(ret), !ret && fr.outermost);
+}
+
+static void test_v3_fdes(void)
+{
+	struct sb_fde f1 = { 0 };
+	struct sframe_frame fr;
+	struct sb_layout l;
+
+	/* A default FDE without FREs: outermost frame, the walk ends cleanly */
+	l = v3_pair(&f1, 0);
+	expect_outermost("v3_default_fde_no_fres_find", g_img, l.len, F1 + 0x10);
+	expect_ret("v3_default_fde_no_fres_validate", 0, validate_img(g_img, l.len));
+	expect_ret("v3_default_fde_no_fres_other_function", 0, find_img(g_img, l.len, F0 + 4, &fr));
+
+	/* A signal trampoline, with or without FREs: the SFrame walk ends there */
+	f1.signal = 1;
+	l = v3_pair(&f1, 1);
+	expect_outermost("v3_signal_fde_no_fres_find", g_img, l.len, F1);
+	expect_ret("v3_signal_fde_no_fres_validate", 0, validate_img(g_img, l.len));
+	sb_add_fre(&f1, 0, 1, 8, 0);
+	sb_add_fre(&f1, 4, 1, 16, 0);
+	l = v3_pair(&f1, 0);
+	expect_outermost("v3_signal_fde_with_fres_find", g_img, l.len, F1 + 5);
+	expect_ret("v3_signal_fde_with_fres_validate", 0, validate_img(g_img, l.len));
+	f1.type = 1;
+	f1.nfres = 0;
+	l = v3_pair(&f1, 0);
+	expect_outermost("v3_signal_flex_fde_find", g_img, l.len, F1 + 5);
+
+	/* A flexible FDE without FREs says nothing */
+	f1 = (struct sb_fde){ .type = 1 };
+	l = v3_pair(&f1, 0);
+	check_find_and_validate("v3_flex_fde_no_fres", g_img, l.len, F1 + 1, -ENOENT, 0);
+
+	/* Unknown FDE types (info2 & 0x1f): no information at lookups, rejected whole */
+	for (int t = 2; t < 256; t += 29) {
+		char name[64];
+
+		f1 = (struct sb_fde){ .type = t };
+		sb_add_fre(&f1, 0, 1, 8, 0);
+		l = v3_pair(&f1, 0);
+		snprintf(name, sizeof(name), "v3_fde_type_%d", t);
+		check_find_and_validate(name, g_img, l.len, F1 + 1, -ENOENT, -EINVAL);
+	}
+
+	/* PCMASK with rep_size, and 2-byte FRE starts */
+	f1 = (struct sb_fde){ .pcmask = 1, .rep_size = 16, .fre_type = 1 };
+	sb_add_fre(&f1, 0, 1, 8, 0);
+	sb_add_fre(&f1, 0xb, 1, 16, 0);
+	l = v3_pair(&f1, 1);
+	check_find_and_validate("v3_pcmask", g_img, l.len, F1 + 0x2c, 0, 0);
+	g_img[v3_attr(&l, 1) + 4] = 0;
+	check_find_and_validate("v3_pcmask_rep_size_0", g_img, l.len, F1 + 0x2c, -EINVAL, -EINVAL);
+
+	/* Hostile index entries and attribute records */
+	f1 = (struct sb_fde){ 0 };
+	sb_add_fre(&f1, 0, 1, 8, 0);
+	sb_add_fre(&f1, 4, 0, 16, -16);
+	{
+		const struct {
+			const char *name;
+			int attr;		/* patch the attribute record, else the entry */
+			size_t off;
+			enum field type;
+			unsigned long value;
+			int find;
+		} p[] = {
+			{ "v3_attr_off_at_fre_end", 0, 12, F_U32, 0 /* fre_len */, -EINVAL },
+			{ "v3_attr_off_crosses_fre_end", 0, 12, F_U32, 1 /* fre_len - 4 */, -EINVAL },
+			{ "v3_attr_off_huge", 0, 12, F_U32, 0xffffffff, -EINVAL },
+			/* Starts far above @ip: the lookup finds F0, which ends before */
+			{ "v3_func_start_high_word", 0, 4, F_U32, 1, -ENOENT },
+			{ "v3_func_start_negative", 0, 4, F_U32, 0x80000000, -ENOENT },
+			{ "v3_func_size_huge", 0, 8, F_U32, 0xfffffff0, -EINVAL },
+			{ "v3_attr_num_fres_65535", 1, 0, F_U16, 0xffff, -EINVAL },
+			{ "v3_attr_fre_type_3", 1, 2, F_U8, 3, -EINVAL },
+			{ "v3_attr_signal_fre_type_15", 1, 2, F_U8, 0x8f, -EINVAL },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(p); i++) {
+			size_t off, fre_len;
+			unsigned long v = p[i].value;
+
+			l = v3_pair(&f1, i & 1);
+			fre_len = l.len - l.fres;
+			if (p[i].attr)
+				off = v3_attr(&l, 1) + p[i].off;
+			else
+				off = l.fdes + 16 + p[i].off;
+			if (!strcmp(p[i].name, "v3_attr_off_at_fre_end"))
+				v = fre_len;
+			else if (!strcmp(p[i].name, "v3_attr_off_crosses_fre_end"))
+				v = fre_len - 4;
+			apply(g_img, off, p[i].type, v);
+			check_find_and_validate(p[i].name, g_img, l.len, F1 + 5, p[i].find, -EINVAL);
+		}
+	}
+
+	/* Two FDEs sharing a blob: each lookup works, the section is rejected */
+	f1 = (struct sb_fde){ 0 };
+	sb_add_fre(&f1, 0, 1, 8, 0);
+	sb_add_fre(&f1, 0x1, 1, 16, -16);
+	sb_add_fre(&f1, 0x4, 0, 16, -16);
+	l = v3_pair(&f1, 0);
+	sb_put32(g_img + l.fdes + 16 + 12, l.attr[0] - l.fres);
+	check_find_and_validate("v3_blobs_shared", g_img, l.len, F1 + 5, 0, -EINVAL);
+	/*
+	 * Attribute records inside another function's FREs: read as one, F0's
+	 * second FRE (01 04 10 f0) claims 0x401 FREs, F1's (08 01 05 ..) 0x108
+	 */
+	l = v3_pair(&f1, 0);
+	sb_put32(g_img + l.fdes + 16 + 12, l.attr[0] - l.fres + 5 + 3);
+	check_find_and_validate("v3_blobs_overlap", g_img, l.len, F1 + 0x3f, -EINVAL, -EINVAL);
+	l = v3_pair(&f1, 1);
+	sb_put32(g_img + l.fdes + 12, l.attr[1] - l.fres + 5 + 2);
+	check_find_and_validate("v3_attr_in_other_fres", g_img, l.len, F0 + 1, -EINVAL, -EINVAL);
+}
+
+/* One flexible FDE at F1 whose single FRE (at 0) has the words @w */
+static struct sb_layout v3_flex(int size_code, int n, const int32_t *w)
+{
+	struct sb_fde f1 = { .type = 1 };
+
+	sb_add_words(&f1, 0, size_code, n, w);
+	return v3_pair(&f1, 0);
+}
+
+static struct sb_layout v3_seed(unsigned long base);
+
+/* Rule shorthands: control words */
+#define C_REG(r)	((r) << 3 | 1)
+#define C_DEREF		2
+
+static void test_v3_flex(void)
+{
+	static const struct {
+		const char *name;
+		int size_code, n;
+		int32_t w[8];
+		/* expected: classic frame (cfa, use_fp, fp) or flex rules */
+		int flex, cfa_rule, cfa, ra_rule, ra, fp_rule, fp, use_fp;
+	} ok[] = {
+		/* Rules a default FDE has: read as one */
+		{ "v3_flex_cfa_sp_8", 0, 2, { C_REG(7), 8 }, 0, 0, 8, 0, -8, 0, 0, 0 },
+		{ "v3_flex_cfa_fp_16_fp_saved", 0, 5, { C_REG(6), 16, 0, C_DEREF, -16 },
+		  0, 0, 16, 0, -8, 0, -16, 1 },
+		{ "v3_flex_ra_at_cfa_8", 1, 4, { C_REG(7), 300, C_DEREF, -8 },
+		  0, 0, 300, 0, -8, 0, 0, 0 },
+		/* DRAP prologue: CFA in r10 */
+		{ "v3_flex_cfa_r10", 0, 2, { C_REG(10), 0 },
+		  1, C_REG(10), 0, C_DEREF, -8, 0, 0, 0 },
+		/* DRAP body: CFA = *(RBP - 8), FP = *(RBP + 0) */
+		{ "v3_flex_drap_body", 0, 5, { C_REG(6) | C_DEREF, -8, 0, C_REG(6) | C_DEREF, 0 },
+		  1, C_REG(6) | C_DEREF, -8, C_DEREF, -8, C_REG(6) | C_DEREF, 0, 0 },
+		/* RA elsewhere, FP in a register, all three, 4-byte words */
+		{ "v3_flex_ra_at_cfa_16", 0, 4, { C_REG(7), 16, C_DEREF, -16 },
+		  1, C_REG(7), 16, C_DEREF, -16, 0, 0, 0 },
+		{ "v3_flex_fp_in_r12", 0, 5, { C_REG(7), 16, 0, C_REG(12), 0 },
+		  1, C_REG(7), 16, C_DEREF, -8, C_REG(12), 0, 0 },
+		{ "v3_flex_all_three", 2, 6, { C_REG(3), 0x10000, C_REG(6) | C_DEREF, 8,
+					      C_DEREF, -0x20000 },
+		  1, C_REG(3), 0x10000, C_REG(6) | C_DEREF, 8, C_DEREF, -0x20000, 0 },
+		{ "v3_flex_ra_in_rax", 1, 4, { C_REG(7), 8, C_REG(0), 0 },
+		  1, C_REG(7), 8, C_REG(0), 0, 0, 0, 0 },
+	};
+	static const struct {
+		const char *name;
+		int size_code, n;
+		int32_t w[8];
+	} bad[] = {
+		{ "v3_flex_1_word", 0, 1, { C_REG(7) } },
+		{ "v3_flex_3_words", 0, 3, { C_REG(7), 8, C_DEREF } },
+		{ "v3_flex_7_words", 0, 7, { C_REG(7), 8, C_DEREF, -8, C_DEREF, -16, 0 } },
+		{ "v3_flex_15_words", 0, 15, { C_REG(7), 8 } },
+		{ "v3_flex_cfa_not_reg", 0, 2, { C_DEREF, 8 } },
+		{ "v3_flex_cfa_zero", 0, 2, { 0, 8 } },
+		{ "v3_flex_cfa_bit_2", 0, 2, { C_REG(7) | 4, 8 } },
+		{ "v3_flex_cfa_reg_16", 0, 2, { C_REG(16), 8 } },
+		{ "v3_flex_cfa_reg_31", 0, 2, { C_REG(31), 8 } },
+		{ "v3_flex_cfa_reg_1000", 1, 2, { C_REG(1000), 8 } },
+		{ "v3_flex_ra_zero_in_4", 0, 4, { C_REG(7), 8, 0, -8 } },
+		{ "v3_flex_ra_regnum_without_reg", 0, 4, { C_REG(7), 8, 7 << 3 | C_DEREF, -8 } },
+		{ "v3_flex_pad_not_zero", 0, 5, { C_REG(7), 16, C_DEREF, C_DEREF, -16 } },
+		{ "v3_flex_fp_zero_in_6", 0, 6, { C_REG(7), 16, C_DEREF, -8, 0, 0 } },
+		{ "v3_flex_fp_bit_2", 0, 5, { C_REG(7), 16, 0, C_DEREF | 4, -16 } },
+		{ "v3_flex_word_size_3", 3, 2, { C_REG(7), 8 } },
+	};
+	struct sframe_frame fr;
+	struct sb_layout l;
+	char vname[80];
+	int ret;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		int good;
+
+		l = v3_flex(ok[i].size_code, ok[i].n, ok[i].w);
+		ret = find_img(g_img, l.len, F1 + 1, &fr);
+		good = !ret && !fr.outermost && fr.flex == ok[i].flex && fr.cfa_off == ok[i].cfa &&
+		       fr.ra_off == ok[i].ra && fr.fp_off == ok[i].fp;
+		if (ok[i].flex)
+			good = good && fr.cfa_rule == ok[i].cfa_rule && fr.ra_rule == ok[i].ra_rule &&
+			       fr.fp_rule == ok[i].fp_rule;
+		else
+			good = good && fr.use_fp == ok[i].use_fp;
+		report(ok[i].name, good, "find %s flex %d cfa %#x%+d ra %#x%+d fp %#x%+d use_fp %d",
+		       err_name(ret), fr.flex, fr.cfa_rule, fr.cfa_off, fr.ra_rule, fr.ra_off,
+		       fr.fp_rule, fr.fp_off, fr.use_fp);
+		snprintf(vname, sizeof(vname), "%s_validate", ok[i].name);
+		expect_ret(vname, 0, validate_img(g_img, l.len));
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		l = v3_flex(bad[i].size_code, bad[i].n, bad[i].w);
+		check_find_and_validate(bad[i].name, g_img, l.len, F1 + 1, -EINVAL, -EINVAL);
+	}
+
+	/* The fuzz seed with every kind of v3 function is valid */
+	l = v3_seed(SEC_BASE);
+	expect_ret("v3_seed_validate", 0, validate_img(g_img, l.len));
+	expect_outermost("v3_seed_signal", g_img, l.len, F3 + 1);
+	expect_outermost("v3_seed_no_fres", g_img, l.len, F2 + 1);
+
+	/* N = 0 in a flexible FDE: outermost */
+	l = v3_flex(0, 0, NULL);
+	expect_outermost("v3_flex_no_words_outermost", g_img, l.len, F1 + 1);
+	/* A default FDE's FRE with flexible word counts is corrupt */
+	{
+		struct sb_fde f1 = { 0 };
+		static const int32_t w[4] = { 8, -16, 0, 0 };
+
+		sb_add_words(&f1, 0, 0, 4, w);
+		l = v3_pair(&f1, 0);
+		check_find_and_validate("v3_default_fde_4_words", g_img, l.len, F1 + 1, -EINVAL,
+					-EINVAL);
 	}
 }
 
@@ -1582,6 +1891,35 @@ static void write_seed(const char *dir, const char *name, const unsigned char *s
 	}
 }
 
+/*
+ * A v3 section with every kind of function: default, flexible (DRAP
+ * prologue and body, RA and FP rules, 2-byte words), outermost, signal
+ */
+static struct sb_layout v3_seed(unsigned long base)
+{
+	static const int32_t drap[] = { C_REG(10), 0 };
+	static const int32_t body[] = { C_REG(6) | C_DEREF, -8, 0, C_REG(6) | C_DEREF, 0 };
+	static const int32_t all[] = { C_REG(7), 300, C_DEREF, -16, C_DEREF, -24 };
+	struct sb_section s;
+	struct sb_fde *f;
+
+	sb_init(&s, 3, SB_PCREL, g_fdes);
+	f = sb_add_fde(&s, F0, 0x40, 0);
+	sb_add_fre(f, 0x0, 1, 8, 0);
+	sb_add_fre(f, 0x1, 1, 16, -16);
+	f = sb_add_fde(&s, F1, 0x300, 1);
+	f->type = 1;
+	sb_add_words(f, 0, 0, 2, drap);
+	sb_add_words(f, 0x10, 0, 5, body);
+	sb_add_words(f, 0x120, 1, 6, all);
+	sb_add_words(f, 0x200, 0, 0, NULL);
+	f = sb_add_fde(&s, F2, 0x40, 0);
+	f = sb_add_fde(&s, F3, 0x10, 0);
+	f->signal = 1;
+	sb_add_fre(f, 0x0, 1, 8, 0);
+	return sb_build(&s, base, g_img, IMG_MAX);
+}
+
 static int write_seeds(const char *dir, char **elves, int n)
 {
 	const long text_off = (long)TEXT_START - (long)FUZZ_SFRAME_BASE;
@@ -1594,6 +1932,14 @@ static int write_seeds(const char *dir, char **elves, int n)
 	write_seed(dir, "hand_v2", g_img, l.len, text_off, TEXT_END - TEXT_START);
 	l = std_section(2, SB_PCREL, FUZZ_SFRAME_BASE, 3);
 	write_seed(dir, "hand_v2_pcrel", g_img, l.len, text_off, TEXT_END - TEXT_START);
+	l = std_section(3, 0, FUZZ_SFRAME_BASE, 0);
+	write_seed(dir, "hand_v3", g_img, l.len, text_off, TEXT_END - TEXT_START);
+	std_reverse_blobs = 1;
+	l = std_section(3, SB_PCREL, FUZZ_SFRAME_BASE, 0);
+	std_reverse_blobs = 0;
+	write_seed(dir, "hand_v3_pcrel_reversed", g_img, l.len, text_off, TEXT_END - TEXT_START);
+	l = v3_seed(FUZZ_SFRAME_BASE);
+	write_seed(dir, "hand_v3_flex_signal", g_img, l.len, text_off, TEXT_END - TEXT_START);
 	for (int i = 0; i < n; i++) {
 		struct elf_image img;
 
@@ -1623,6 +1969,8 @@ int main(int argc, char **argv)
 	test_bad_headers();
 	test_bad_fdes();
 	test_bad_fres();
+	test_v3_fdes();
+	test_v3_flex();
 	test_truncated_fre();
 	test_func_wraps();
 	test_bad_fde_order();

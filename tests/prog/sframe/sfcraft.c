@@ -23,6 +23,8 @@
  *   oversize  register a section larger than the cap: expects E2BIG
  *   kill    make the request and, when the parent kills it during the
  *           unwind, die: the parent prints "killed after MS ms" or FAIL
+ * With SFCRAFT_VERSION=3 in the environment, the section is in SFrame
+ * version 3 (which caps NFRES at 65535).
  * The test (tests/cases/sframe-bounds.sh) sets the limits and checks.
  */
 #define _GNU_SOURCE
@@ -45,6 +47,7 @@
 #define MAX_FRAMES 600
 
 static int ctl = -1;
+static int v3;	/* SFCRAFT_VERSION=3 */
 
 static void die(const char *what)
 {
@@ -62,12 +65,15 @@ static unsigned char *make_section(unsigned char *text, unsigned char *func,
 {
 	unsigned char *sec;
 
-	*len = sfb_size(nfres);
+	*len = v3 ? sfb_size_v3(nfres) : sfb_size(nfres);
 	sec = text - ((*len + 4095) & ~4095UL);
 	if (mmap(sec, text - sec, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != sec)
 		die("mmap section");
-	sfb_one_fde(sec, func - sec, size, nfres, 1, CFA_OFF);
+	if (v3)
+		sfb_one_fde_v3(sec, func - sec, size, nfres, 1, CFA_OFF);
+	else
+		sfb_one_fde(sec, func - sec, size, nfres, 1, CFA_OFF);
 	return sec;
 }
 
@@ -230,6 +236,11 @@ int main(int argc, char **argv)
 
 	if (frames < 1 || frames > MAX_FRAMES)
 		frames = MAX_FRAMES;
+	v3 = getenv("SFCRAFT_VERSION") && !strcmp(getenv("SFCRAFT_VERSION"), "3");
+	if (v3 && nfres > 65535) {
+		printf("FAIL: version 3 has at most 65535 FREs per function\n");
+		return 1;
+	}
 	ctl = udt_open();
 	ctl_write("init 0");
 	ctl_write("reset");

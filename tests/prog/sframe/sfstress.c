@@ -9,7 +9,8 @@
  * walk), one with deferred user callchains (defer_callchain, defer_output).
  * Meanwhile:
  *  - a thread maps executable "code" (anonymous, never run), writes a section for
- *    it (one function, many FREs, a random CFA offset), registers it with
+ *    it (SFrame version 2 or 3 in turn; one function, many FREs, a random CFA
+ *    offset), registers it with
  *    PR_REGISTER_SFRAME, then mutates the section's bytes, takes its pages away and
  *    gives them back, and unmaps it all, again and again;
  *  - a thread enters the kernel (read(2) of /dev/zero) with its frame pointer on
@@ -21,7 +22,8 @@
  *    every record.
  * Fails ("FAIL ..." and exit 1) on any value at or above the user address limit in
  * a sample's user callchain (after PERF_CONTEXT_USER) or a deferred record, and
- * if the run took no samples in the made-up frames or no deferred records.
+ * if the run took no samples in the made-up frames or no deferred records, or
+ * registered no section of either version.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -63,7 +65,7 @@ static volatile pid_t tids[3];
 static volatile unsigned long code_now;		/* the registered code, or 0 */
 static unsigned long kvals[NKVALS];		/* kernel addresses seen */
 static volatile unsigned int nkvals;
-static unsigned long registered, register_failed, syscalls;
+static unsigned long registered, registered_v3, register_failed, syscalls;
 
 static void die(const char *msg)
 {
@@ -77,10 +79,20 @@ static unsigned int rnd(unsigned int *seed, unsigned int n)
 	return (*seed >> 8) % n;
 }
 
+/* A section of @nfres FREs for @code at @sec, in SFrame version 3 or 2 */
+static void write_section(int v3, unsigned char *sec, unsigned char *code,
+			  unsigned long nfres, unsigned char cfa_off)
+{
+	if (v3)
+		sfb_one_fde_v3(sec, code - sec, CODE_SIZE, nfres, CODE_SIZE / nfres, cfa_off);
+	else
+		sfb_one_fde(sec, code - sec, CODE_SIZE, nfres, CODE_SIZE / nfres, cfa_off);
+}
+
 /* Register, mutate, unmap: sections the kernel must survive */
 static void *mutator(void *arg)
 {
-	unsigned int seed = 1;
+	unsigned int seed = 1, round = 0;
 
 	tids[1] = gettid();
 	while (!started)
@@ -91,25 +103,26 @@ static void *mutator(void *arg)
 		unsigned char *sec = mmap(NULL, SEC_SIZE, PROT_READ | PROT_WRITE,
 					  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		unsigned long nfres = 1 + rnd(&seed, (SEC_SIZE - 64) / SFB_FRE_SIZE);
+		int v3 = round++ & 1;
 		struct prctl_sframe a = {
-			(unsigned long)sec, sfb_size(nfres), (unsigned long)code, CODE_SIZE, 0
+			(unsigned long)sec, v3 ? sfb_size_v3(nfres) : sfb_size(nfres),
+			(unsigned long)code, CODE_SIZE, 0
 		};
 		int i;
 
 		if (code == MAP_FAILED || sec == MAP_FAILED)
 			die("mmap");
-		sfb_one_fde(sec, code - sec, CODE_SIZE, nfres, CODE_SIZE / nfres,
-			    8 * (1 + rnd(&seed, 16)));
+		write_section(v3, sec, code, nfres, 8 * (1 + rnd(&seed, 16)));
 		if (prctl(PR_REGISTER_SFRAME, &a, sizeof(a), 0, 0))
 			register_failed++;
 		else
-			registered++;
+			registered++, registered_v3 += v3;
 		code_now = (unsigned long)code;
 		for (i = 0; i < 200 && !stop; i++) {
 			sec[rnd(&seed, a.sframe_size)] = rnd(&seed, 256);
 			if (!rnd(&seed, 20)) {
 				madvise(sec, SEC_SIZE, MADV_DONTNEED);
-				sfb_one_fde(sec, code - sec, CODE_SIZE, nfres, CODE_SIZE / nfres, 8);
+				write_section(v3, sec, code, nfres, 8);
 			}
 			if (!rnd(&seed, 50)) {
 				mprotect(sec, SEC_SIZE, PROT_NONE);
@@ -329,14 +342,15 @@ int main(int argc, char **argv)
 		records[i / 3] += r->records;
 		nbad[i / 3] += r->bad;
 	}
-	printf("sections registered %lu (refused %lu), system calls on made-up frames %lu, kernel addresses planted %u\n",
-	       registered, register_failed, syscalls, nkvals);
+	printf("sections registered %lu (%lu in version 3; refused %lu), system calls on made-up frames %lu, kernel addresses planted %u\n",
+	       registered, registered_v3, register_failed, syscalls, nkvals);
 	for (i = 0; i < 2; i++)
 		printf("%s: samples %lu, user frames %lu, deferred records %lu, bad %lu\n",
 		       i ? "deferred" : "immediate", samples[i], frames[i], records[i], nbad[i]);
 	if (nbad[0] || nbad[1])
 		die("kernel-half values in user callchains");
-	if (!samples[0] || !records[1] || !registered || !nkvals)
+	if (!samples[0] || !records[1] || !registered_v3 || registered == registered_v3 ||
+	    !nkvals)
 		die("the run proves nothing: no samples, records, sections or kernel addresses");
 	printf("ok\n");
 	return 0;
