@@ -297,11 +297,12 @@ int main(void)
 	sfconv_unload(&l);
 	check(entries() == e1 - 1, "dlclose drops the registration: %ld -> %ld", e1, entries());
 	/*
-	 * The same bytes anywhere: a copy 64 GiB above the library mapped anew
-	 * (function starts relative to the text, PR_SFRAME_TEXT_RELATIVE)
+	 * The same bytes anywhere: a copy 64 GiB below the library mapped anew
+	 * (function starts relative to the text, PR_SFRAME_TEXT_RELATIVE;
+	 * above, it could be past the end of the address space)
 	 */
 	h = open_lib(&l);
-	far = mmap((char *)(l.text_start & ~4095UL) + (64UL << 30), l.sframe_size,
+	far = mmap((char *)(l.text_start & ~4095UL) - (64UL << 30), l.sframe_size,
 		   PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	check(h && far != MAP_FAILED, "library mapped again, a copy of its section 64 GiB away");
 	if (h && far != MAP_FAILED) {
