@@ -95,7 +95,7 @@ $(BUILD)/tests/%-32: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)
 	gcc -m32 $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
 
-check: tree perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
+check: tree perf tests $(BENCH_BIN)/deep $(BENCH_BIN)/deep-sfv3 $(BENCH_BIN)/deep-sfv2 $(BUILD)/tsc-khz
 	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
 	@scripts/check.sh host $(FLAVOURS)
 

@@ -47,23 +47,26 @@ function frames(addr, sym,   i, f) {
 	return NF - 1
 }'
 
-# deep_zero_report PERF_SCRIPT_OUTPUT DEPTH: samples=S good=G bad=B, S the samples of
-# tests/prog/deep (DEPTH) in its read of /dev/zero (read_zero or rep_stos_alternative
-# under ksys_read, not over 9p: clear_user() also runs in exec, for the new image's bss,
-# where the user stack is the interpreter's _start), G those whose user part is
-# zero_read recurse*DEPTH+1 main (repeats counted), B the others (the first three
-# printed to stderr)
-deep_zero_report() {
-	perf_samples "$1" | awk -F '\t' -v depth="$2" '
+# path_report PERF_SCRIPT_OUTPUT COMM KSYMS WANT: samples=S good=G bad=B, S the samples
+# of COMM whose kernel part has the functions KSYMS (a+b|c: a, and b or c) and does not
+# read a file over 9p, G those whose user part, up to main with repeats counted
+# (FRAME*N), is WANT, B the others (the first three printed to stderr)
+path_report() {
+	perf_samples "$1" | awk -F '\t' -v comm="$2" -v ksym="$3" -v want="$4" '
+	BEGIN { ng = split(ksym, grp, "+") }
 	{
 		split($1, h, " ")
 		n = frames(addr, sym)
-		zero = 0; rd = 0; v9fs = 0; user = ""; last = ""; rep = 0; done = 0
+		found = 0; v9fs = 0; user = ""; last = ""; rep = 0; done = 0
+		for (g = 1; g <= ng; g++) have[g] = 0
 		for (i = 1; i <= n; i++) {
 			s = sym[i]
 			if (addr[i] ~ /^ffff/) {
-				if (s == "read_zero" || s == "rep_stos_alternative") zero = 1
-				if (s == "ksys_read") rd = 1
+				for (g = 1; g <= ng; g++)
+					if (!have[g] && s ~ ("^(" grp[g] ")$")) {
+						have[g] = 1
+						found++
+					}
 				if (s ~ /^v9fs_/) v9fs = 1
 			} else if (!done) {
 				if (s == last) rep++
@@ -75,13 +78,21 @@ deep_zero_report() {
 			}
 		}
 		if (rep > 1) user = user "*" rep
-		if (h[1] == "deep" && zero && rd && !v9fs) {
+		if (h[1] == comm && found == ng && !v9fs) {
 			ns++
-			if (user == "zero_read recurse*" depth + 1 " main") good++
+			if (user == want) good++
 			else if (bad++ < 3) print "bad chain: " user > "/dev/stderr"
 		}
 	}
 	END { printf "samples=%d good=%d bad=%d\n", ns, good, bad }'"$FRAMES_AWK"
+}
+
+# deep_zero_report PERF_SCRIPT_OUTPUT DEPTH: path_report of tests/prog/deep (DEPTH) in
+# its read of /dev/zero (clear_user() also runs in exec, for the new image's bss, where
+# the user stack is the interpreter's _start: the read only): zero_read recurse*DEPTH+1 main
+deep_zero_report() {
+	path_report "$1" deep "read_zero|rep_stos_alternative+ksys_read" \
+		"zero_read recurse*$(($2 + 1)) main"
 }
 
 # expect_deep REPORT: a deep_zero_report with >= 20 samples, all good (fails otherwise)
