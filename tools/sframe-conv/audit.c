@@ -755,8 +755,8 @@ static void read_sections(int fd, struct sfelf *e, uint8_t *buf, size_t len, str
 	str = &sh[eh->e_shstrndx];
 	if (str->sh_type == SHT_NOBITS || str->sh_size > 1 << 20)
 		return;
-	if (str->sh_offset >= eh->e_shoff - before &&
-	    str->sh_offset + str->sh_size <= eh->e_shoff) {
+	if (str->sh_offset >= eh->e_shoff - before && str->sh_offset <= eh->e_shoff &&
+	    str->sh_size <= eh->e_shoff - str->sh_offset) {
 		q = p + (str->sh_offset - (eh->e_shoff - before));
 	} else {
 		/* Elsewhere: read after the headers (or anywhere if they were mapped) */
@@ -889,13 +889,20 @@ static struct object *add(const char *name, struct sfelf *e, uint64_t bias, stru
 		sfcache_name(file, sizeof(file), id);
 		ret = sfcache_map_cached(dirfd, file, &key, known, l);
 		/* Made from another file: used if its .eh_frame is this one's */
-		if (ret == -ENOENT && !hashed && !sfelf_cfi_id(e, &key.cfi, 1))
+		if (ret == -ENOENT && !hashed && !sfelf_cfi_id(e, &key.cfi, 1)) {
+			hashed = true;
 			ret = sfcache_map_cached(dirfd, file, &key, NULL, l);
+		}
 		l->cached = !ret;
 		if (ret != -ENOENT)
 			goto out;
 	}
-	ret = convert(src, dirfd, &key, known, l);
+	/*
+	 * Hashed: what the converter makes must be for this .eh_frame, not
+	 * just for the file at the path (which may have been replaced since
+	 * the dynamic linker opened it)
+	 */
+	ret = convert(src, dirfd, &key, hashed ? NULL : known, l);
 out:
 	if (!ret) {
 		ret = sfconv_register(l);
