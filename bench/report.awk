@@ -118,7 +118,7 @@ BEGIN {
 		"unwinds_per_sample complete_pct deepest added_us_per_sample in_task_us_per_sample " \
 		"data_bytes unwinds entries records in_task_ns_per_sample avg_user_frames record_ms " \
 		"record_cpu_ms added_ms note", C, " ")
-	split("fp defer sframe sfv3 sfv2", um, " ")
+	nu = split("fp defer sframe sfv3 sfv2", um, " ")
 	uname["fp"] = "immediate frame pointers (-g)"
 	uname["defer"] = "deferred frame pointers (fp,defer)"
 	uname["sframe"] = "SFrame (fp,defer)"
@@ -212,7 +212,7 @@ END {
 		"instructions per frame | fixed instructions per entry |" > md
 	print "|---|---|--:|--:|--:|--:|" > md
 	for (p = 1; p <= npairs; p++)
-		for (j = 1; j <= 3; j++)
+		for (j = 1; j <= nu; j++)
 			unwinder(lo[p], hi[p], um[j])
 
 	print "\nTargets (reported, not enforced):\n" > md
