@@ -29,7 +29,10 @@ merged=$(field merged "$stats") unmerged=$(field unmerged "$stats")
 [ $((merged + unmerged)) -ge 16384 ] || fail "expected >= 16384 page faults in the kernel, got: $stats"
 # 4096 of the read, and those of other kernel entries (exec, exit)
 [ "$merged" -ge 4096 ] && [ "$merged" -lt 4200 ] || fail "expected 4096 and a few more samples merged, got: $stats"
-[ "$unmerged" -ge 12288 ] || fail "expected >= 12288 samples without their user part, got: $stats"
+# the read's faults beyond the 4096 held (dd may have touched a page of the buffer
+# before the read: a few less)
+[ "$unmerged" -ge $((16384 - 4096 - 16)) ] ||
+	fail "expected >= 12272 samples without their user part, got: $stats"
 top_graphs top.out > graphs.txt
 cut -c 1-300 graphs.txt
 top_user_paths graphs.txt > paths.txt
