@@ -1,7 +1,7 @@
 # SFrame V3 (and v2) in the ELF file itself: bench/deep built -fomit-frame-pointer
 # without gas SFrame, its PT_GNU_SFRAME section made by sframe-conv from its .eh_frame
 # (PC-relative starts for where the section is in the file, bench/bench.mk). Recorded
-# with perf --call-graph fp,defer: every sample in getppid()'s own functions shows the
+# with perf --call-graph fp,defer: every sample in __x64_sys_getppid() shows the
 # whole user chain syscalls descend*151 main (150 frames of recursion; the kernel finds
 # the section at exec). Control: perf -g (frame pointers, which this build has not)
 # never gets to main.
@@ -17,16 +17,16 @@ for v in 3 2; do
 	"$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o v$v.data -- "$bin" 150 20000 16 \
 		> /dev/null 2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
 	"$PERF" script -i v$v.data -F comm,tid,ip,sym > v$v.txt || fail "perf script failed"
-	rep=$(path_report v$v.txt deep-sfv$v "__x64_sys_getppid|__task_pid_nr_ns" "$WANT")
+	rep=$(path_report v$v.txt deep-sfv$v __x64_sys_getppid "$WANT")
 	echo "version $v: $rep"
-	[ "$(field samples "$rep")" -ge 20 ] || fail "version $v: expected >= 20 samples in getppid(): $rep"
+	[ "$(field samples "$rep")" -ge 10 ] || fail "version $v: expected >= 10 samples in getppid(): $rep"
 	[ "$(field good "$rep")" = "$(field samples "$rep")" ] ||
 		fail "version $v: samples without the whole chain: $rep"
 done
 "$PERF" record -q -e cpu-clock -F 2000 -g -o g.data -- "$TOP/build/bench/bin/deep-sfv3" 150 20000 16 \
 	> /dev/null 2> record.err || fail "perf record -g failed: $(tail -n 1 record.err)"
 "$PERF" script -i g.data -F comm,tid,ip,sym > g.txt || fail "perf script failed"
-rep=$(path_report g.txt deep-sfv3 "__x64_sys_getppid|__task_pid_nr_ns" "$WANT" 2> /dev/null)
+rep=$(path_report g.txt deep-sfv3 __x64_sys_getppid "$WANT" 2> /dev/null)
 echo "-g (control): $rep"
-[ "$(field samples "$rep")" -ge 10 ] && [ "$(field good "$rep")" = 0 ] ||
+[ "$(field samples "$rep")" -ge 3 ] && [ "$(field good "$rep")" = 0 ] ||
 	fail "-g found the chain without frame pointers, or too few samples: the test proves nothing: $rep"
