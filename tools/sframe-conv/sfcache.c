@@ -28,8 +28,6 @@
 #include "sfcache.h"
 #include "sfsys.h"
 
-#define PAGE_SIZE	4096UL
-
 /* @a then @b into @buf of @len bytes: 0 or -ENAMETOOLONG */
 static int cat(char *buf, size_t len, const char *a, const char *b)
 {

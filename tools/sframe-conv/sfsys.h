@@ -93,11 +93,6 @@ static inline int sf_munmap(void *addr, size_t len)
 	return SF_SYS(SYS_munmap, addr, len, 0, 0, 0, 0);
 }
 
-static inline int sf_mprotect(void *addr, size_t len, int prot)
-{
-	return SF_SYS(SYS_mprotect, addr, len, prot, 0, 0, 0);
-}
-
 static inline int sf_prctl(int op, unsigned long a, unsigned long b, unsigned long c,
 			   unsigned long d)
 {
