@@ -28,7 +28,7 @@ include tools/sframe-conv/sframe-conv.mk
 export BENCH_WORKLOADS BENCH_MODES
 
 .PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check demo bench clean \
-	fuzz series-check
+	fuzz series-check churn
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
@@ -40,6 +40,7 @@ help:
 	@echo 'make export   write build/linux commits base..HEAD back to patches/'
 	@echo 'make series-check   build every commit of the series (default kernel; perf'
 	@echo '              where it changes) and checkpatch --strict it; SERIES=range'
+	@echo 'make churn    lines added and rewritten per series of patches/ (docs/design.md)'
 	@echo 'make kernel | kernel-debug | perf | tests    build one part'
 	@echo 'make clean    remove what was built or run (keeps build/linux, build/npm)'
 	@echo 'make sframe-unit   user-space unit tests of the SFrame reader'
@@ -70,6 +71,9 @@ export:
 # Not part of check (about 1 minute per commit, more for header changes).
 series-check: tree
 	@scripts/series-check.sh $(SERIES)
+
+churn: tree
+	@scripts/churn.sh
 
 kernel: tree
 	@scripts/build-kernel.sh default

@@ -1,6 +1,10 @@
 #!/bin/bash
 # Write the commits base..HEAD of build/linux back to patches/ and rewrite patches/series.
-# Deterministic: same commits, same bytes (no commit hashes, no git version signature).
+# The patches form series, one directory each (patches/NN-name/), postable on their own:
+# each directory's 0000-cover-letter.patch says how many commits are its ("[PATCH 0/N]")
+# and holds its subject and text, which are kept; the shortlog and diffstat under them
+# are written anew. Series take the commits in the order of their directories' names.
+# To add a patch to a series, raise N in its cover letter before exporting.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
@@ -8,14 +12,61 @@ tree=$top/build/linux
 	{ echo "export: $tree has uncommitted changes; commit them first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$tree" format-patch -q --zero-commit --no-signature --full-index -N -o "$tmp" base..HEAD
-rm -f "$top"/patches/*.patch
+fp=(-c user.name=deferred-unwind -c user.email=deferred-unwind@invalid format-patch -q --zero-commit --no-signature --full-index)
+
+covers=("$top"/patches/*/0000-cover-letter.patch)
+[ -e "${covers[0]}" ] || { echo "export: no patches/*/0000-cover-letter.patch" >&2; exit 1; }
+commits=($(git -C "$tree" rev-list --reverse base..HEAD))
+total=0
+for c in "${covers[@]}"; do
+	n=$(sed -n 's/^Subject: \[\(RFC \)\?PATCH 0\+\/\([0-9]*\)\].*/\2/p' "$c")
+	[ -n "$n" ] || { echo "export: $c: no [PATCH 0/N] subject" >&2; exit 1; }
+	total=$((total + n))
+done
+[ "$total" = "${#commits[@]}" ] ||
+	{ echo "export: cover letters count $total patches, base..HEAD has ${#commits[@]}" >&2; exit 1; }
+
+i=0
 {
-	echo "# deferred-unwind series against Debian linux-source-6.12 (applied in this order)"
-	for p in "$tmp"/*.patch; do
-		[ -f "$p" ] || continue
-		cp "$p" "$top/patches/"
-		basename "$p"
+	echo "# deferred-unwind series against Debian linux-source-6.12 (applied in this order;"
+	echo "# each directory is a series with its cover letter, 0000-cover-letter.patch)"
+	for c in "${covers[@]}"; do
+		dir=$(dirname "$c") name=$(basename "$(dirname "$c")")
+		subj=$(sed -n '/^Subject: /{s/^Subject: //;:a;n;/^ /{s/^ //;H;ba};x;p;q}' "$c" |
+			tr '\n' ' ' | sed 's/ *$//')
+		[ -n "$subj" ] || subj=$(sed -n 's/^Subject: //p' "$c")
+		prefix=PATCH
+		case $subj in "[RFC PATCH"*) prefix="RFC PATCH" ;; esac
+		text=${subj#*] }
+		n=$(sed -n 's/^Subject: \[\(RFC \)\?PATCH 0\+\/\([0-9]*\)\].*/\2/p' "$c")
+		# the text between the headers and the shortlog
+		awk 'f==0 && /^$/ {f=1; next} f==1 && /^deferred-unwind \([0-9]+\):$/ {exit}
+			f==1 {print}' "$c" > "$tmp/blurb"
+		first=${commits[$i]} last=${commits[$((i + n - 1))]}
+		i=$((i + n))
+		rm -rf "$tmp/out"
+		git -C "$tree" "${fp[@]}" --cover-letter --subject-prefix="$prefix" -o "$tmp/out" \
+			"$first^..$last"
+		date=$(sed -n 's/^Date: //p' "$tmp/out/0001-"*.patch | head -1)
+		awk -v text="$text" -v date="$date" -v blurb="$tmp/blurb" '
+			/^Date: / && !d {print "Date: " date; d=1; next}
+			/\*\*\* SUBJECT HERE \*\*\*/ {sub(/\*\*\* SUBJECT HERE \*\*\*/, text)}
+			/^\*\*\* BLURB HERE \*\*\*$/ {
+				while ((getline l < blurb) > 0) print l
+				next
+			}
+			{print}' "$tmp/out/0000-cover-letter.patch" > "$tmp/cover"
+		# the blurb ends with its blank line: drop the one the template adds
+		awk 'NR>1 && prev=="" && $0=="" {next} {print; prev=$0}' "$tmp/cover" \
+			> "$tmp/out/0000-cover-letter.patch"
+		rm -f "$dir"/*.patch
+		cp "$tmp/out/"*.patch "$dir/"
+		for p in "$tmp/out/"*.patch; do
+			b=$(basename "$p")
+			[ "$b" = 0000-cover-letter.patch ] || echo "$name/$b"
+		done
 	done
-} > "$top/patches/series"
-echo "export: $(grep -vc '^#' "$top/patches/series" || true) patches in patches/"
+} > "$tmp/series"
+mv "$tmp/series" "$top/patches/series"
+echo "export: $(grep -vc '^#' "$top/patches/series" || true) patches in" \
+	"${#covers[@]} series in patches/"

@@ -26,6 +26,23 @@ if [ ! -e "$wt/.git" ]; then
 fi
 mkdir -p "$logs" "$dir/perf"
 
+# Build in the worktree as if it were build/linux: with the worktree mounted over it in a
+# mount namespace of its own (root), so that compiler cache entries of build/linux and
+# other worktrees serve it (the sources' path is part of what ccache hashes).
+if unshare -m true 2>/dev/null; then
+	src=$tree
+	in_tree() { unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh "$wt" "$tree" "$@"; }
+else
+	src=$wt
+	in_tree() { KERNEL_TREE=$wt "$@"; }
+fi
+
+# The series each commit is in (patches/series: DIR/patch), if the commits are the series'
+series_of=()
+if [ "$range" = base..HEAD ] && [ -f "$top/patches/series" ]; then
+	mapfile -t series_of < <(grep -v '^#' "$top/patches/series" | sed '/^$/d; s|/.*||')
+fi
+
 # A warning of the compiler in a file the commit changes fails the commit, like an error.
 warnings() { # LOG FILES (the commit's)
 	local f n=0
@@ -45,7 +62,7 @@ for c in $commits; do
 	files=$(git -C "$tree" show --format= --name-only "$c")
 	git -C "$wt" checkout -q -f --detach "$c"
 
-	if KERNEL_TREE=$wt KERNEL_OUT=$dir/kernel nice -n 19 \
+	if in_tree env KERNEL_OUT="$dir/kernel" nice -n 19 \
 		"$top/scripts/build-kernel.sh" default >"$log" 2>&1; then
 		w=$(warnings "$log" "$files")
 		kernel="kernel ok"
@@ -58,7 +75,7 @@ for c in $commits; do
 	perf=""
 	if printf '%s\n' "$files" | grep -q '^tools/\(perf\|include\|lib\)/'; then
 		t1=$SECONDS
-		if nice -n 19 make -s -C "$wt/tools/perf" O="$dir/perf" -j"$(nproc)" CC="ccache gcc" \
+		if in_tree nice -n 19 make -s -C "$src/tools/perf" O="$dir/perf" -j"$(nproc)" CC="ccache gcc" \
 			NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_SLANG=1 NO_JEVENTS=1 NO_LIBBPF=1 \
 			WERROR=0 NO_SHELLCHECK=1 >>"$log" 2>&1; then
 			perf=", perf ok"
@@ -89,7 +106,8 @@ for c in $commits; do
 	n=$(git -C "$tree" show --format= --numstat "$c" |
 		awk '$3 !~ /^(tools\/testing|tools\/perf\/tests|tests)\// { n += $1 + $2 } END { print n + 0 }')
 	if [ "$ok" = 1 ]; then passed=$((passed + 1)); r=PASS; else failed=$((failed + 1)); r=FAIL; fi
-	printf '%s %04d %s %4d lines: %s%s%s  %s\n' "$r" "$i" "$short" "$n" "$kernel" "$perf" "$cp" "$subject"
+	printf '%s %04d %s %4d lines: %s%s%s  %s%s\n' "$r" "$i" "$short" "$n" "$kernel" "$perf" "$cp" \
+		"${series_of[$((i - 1))]:+${series_of[$((i - 1))]}: }" "$subject"
 done
 echo "series-check: $((SECONDS - start))s for $i commits, logs in $logs"
 echo "$passed passed, $failed failed"

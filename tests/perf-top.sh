@@ -109,7 +109,8 @@ top_user_paths() {
 }
 
 # top_getppid_paths PATHS: the top_user_paths lines of PATHS whose kernel entry is one of
-# getppid()'s own functions (x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns), with
+# getppid()'s own functions (x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns,
+# pid_nr_ns), with
 # its full name: perf top cuts its symbol column to the widest of the first -E entries,
 # filtered ones (other comms) included, so a name may come cut (at least 8 characters
 # are kept here). Samples in these functions are taken before the entry's user stack is
@@ -117,7 +118,7 @@ top_user_paths() {
 # get it immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack).
 top_getppid_paths() {
 	awk -F '\t' '
-	BEGIN { n = split("x64_sys_call __x64_sys_getppid __task_pid_nr_ns", fn, " ") }
+	BEGIN { n = split("x64_sys_call __x64_sys_getppid __task_pid_nr_ns pid_nr_ns", fn, " ") }
 	{
 		for (i = 1; i <= n; i++)
 			if ($2 == fn[i] || (length($2) >= 8 && index(fn[i], $2) == 1)) {
