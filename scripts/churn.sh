@@ -20,9 +20,11 @@ while read -r n name; do
 	first=${commits[$i]} last=${commits[$((i + n - 1))]}
 	sum=0 max=0
 	for c in "${commits[@]:$i:$n}"; do
-		sum=$((sum + $(added "$c^" "$c")))
-		p=$(git -C "$tree" diff --numstat "$c^" "$c" |
-			awk '$3 !~ /^(tools\/testing|tools\/perf\/tests|tests)\// {n+=$1+$2} END{print n+0}')
+		# lines added, and lines changed outside tests
+		read -r a p < <(git -C "$tree" diff --numstat "$c^" "$c" | awk '{a += $1}
+			$3 !~ /^(tools\/testing|tools\/perf\/tests|tests)\// {p += $1 + $2}
+			END {print a + 0, p + 0}')
+		sum=$((sum + a))
 		[ "$p" -le "$max" ] || max=$p
 	done
 	whole=$(added "$first^" "$last")

@@ -17,11 +17,11 @@ fp=(-c user.name=deferred-unwind -c user.email=deferred-unwind@invalid format-pa
 covers=("$top"/patches/*/0000-cover-letter.patch)
 [ -e "${covers[0]}" ] || { echo "export: no patches/*/0000-cover-letter.patch" >&2; exit 1; }
 commits=($(git -C "$tree" rev-list --reverse base..HEAD))
-total=0
+counts=() total=0
 for c in "${covers[@]}"; do
 	n=$(sed -n 's/^Subject: \[\(RFC \)\?PATCH 0\+\/\([0-9]*\)\].*/\2/p' "$c")
 	[ -n "$n" ] || { echo "export: $c: no [PATCH 0/N] subject" >&2; exit 1; }
-	total=$((total + n))
+	counts+=("$n") total=$((total + n))
 done
 [ "$total" = "${#commits[@]}" ] ||
 	{ echo "export: cover letters count $total patches, base..HEAD has ${#commits[@]}" >&2; exit 1; }
@@ -30,15 +30,14 @@ i=0
 {
 	echo "# deferred-unwind series against Debian linux-source-6.12 (applied in this order;"
 	echo "# each directory is a series with its cover letter, 0000-cover-letter.patch)"
-	for c in "${covers[@]}"; do
+	for s in "${!covers[@]}"; do
+		c=${covers[$s]} n=${counts[$s]}
 		dir=$(dirname "$c") name=$(basename "$(dirname "$c")")
-		subj=$(sed -n '/^Subject: /{s/^Subject: //;:a;n;/^ /{s/^ //;H;ba};x;p;q}' "$c" |
-			tr '\n' ' ' | sed 's/ *$//')
-		[ -n "$subj" ] || subj=$(sed -n 's/^Subject: //p' "$c")
+		# format-patch writes a cover letter's subject on one line
+		subj=$(sed -n 's/^Subject: //p' "$c")
 		prefix=PATCH
 		case $subj in "[RFC PATCH"*) prefix="RFC PATCH" ;; esac
 		text=${subj#*] }
-		n=$(sed -n 's/^Subject: \[\(RFC \)\?PATCH 0\+\/\([0-9]*\)\].*/\2/p' "$c")
 		# the text between the headers and the shortlog
 		awk 'f==0 && /^$/ {f=1; next} f==1 && /^deferred-unwind \([0-9]+\):$/ {exit}
 			f==1 {print}' "$c" > "$tmp/blurb"
