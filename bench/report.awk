@@ -53,6 +53,8 @@ function figures(w, m,    i, t, s, b, bt, bc) {
 	F[w, m, "added_us_per_sample"] = div((t - bt) / 1000, s, "%.1f")
 	F[w, m, "in_task_us_per_sample"] = div((v(w, m, "cpu_ns") - bc) / 1000, s, "%.1f")
 	F[w, m, "in_task_ns_per_sample"] = div(v(w, m, "cpu_ns") - bc, s, "%.0f")
+	F[w, m, "in_task_ns_per_frame"] = div(F[w, m, "in_task_ns_per_sample"],
+					      F[w, m, "avg_user_frames"], "%.1f")
 }
 
 # Cost per frame and per kernel entry of each unwinder, from the in-task cost per sample
@@ -72,14 +74,16 @@ function unwinder(lo, hi, m,    t1, t2, f1, f2, slope) {
 }
 
 # One target: its line, met if it holds on every workload that has both numbers
-function target(t,    n, L, i, w, r, a, b, ok, cnt, nums, lim) {
+function target(t,    n, L, i, w, r, wm, a, b, ok, cnt, nums, lim) {
 	n = tw[t] == "*" ? split(workloads, L, " ") : split(tw[t], L, " ")
 	split(tref[t], r, " ")
+	if (split(r[1], wm, ":") == 1)	# WORKLOAD:MODE: another workload's figure
+		wm[2] = ""
 	ok = 1
 	for (i = 1; i <= n; i++) {
 		w = L[i]
 		a = F[w, tmode[t], tfig[t]]
-		b = r[1] ~ /^[0-9.]+$/ ? r[1] : F[w, r[1], 2 in r ? r[2] : tfig[t]]
+		b = r[1] ~ /^[0-9.]+$/ ? r[1] : F[wm[1] == r[1] ? w : wm[1], wm[2] == "" ? r[1] : wm[2], 2 in r ? r[2] : tfig[t]]
 		if (!num(a) || !num(b))
 			continue
 		lim = tfac[t] * b
@@ -117,7 +121,7 @@ BEGIN {
 	ncols = split("workload mode hot_ms slowdown_pct samples bytes_per_sample " \
 		"unwinds_per_sample complete_pct deepest added_us_per_sample in_task_us_per_sample " \
 		"data_bytes unwinds entries records in_task_ns_per_sample avg_user_frames record_ms " \
-		"record_cpu_ms added_ms note", C, " ")
+		"record_cpu_ms added_ms in_task_ns_per_frame note", C, " ")
 	nu = split("fp defer sframe sfv3 sfv2", um, " ")
 	uname["fp"] = "immediate frame pointers (-g)"
 	uname["defer"] = "deferred frame pointers (fp,defer)"

@@ -21,9 +21,7 @@ while read -r n name; do
 	sum=0 max=0
 	for c in "${commits[@]:$i:$n}"; do
 		# lines added, and lines changed outside tests
-		read -r a p < <(git -C "$tree" diff --numstat "$c^" "$c" | awk '{a += $1}
-			$3 !~ /^(tools\/testing|tools\/perf\/tests|tests)\// {p += $1 + $2}
-			END {print a + 0, p + 0}')
+		read -r a p < <("$top/scripts/patch-lines.sh" "$c")
 		sum=$((sum + a))
 		[ "$p" -le "$max" ] || max=$p
 	done

@@ -103,8 +103,7 @@ for c in $commits; do
 		cp=", checkpatch clean"
 	fi
 
-	n=$(git -C "$tree" show --format= --numstat "$c" |
-		awk '$3 !~ /^(tools\/testing|tools\/perf\/tests|tests)\// { n += $1 + $2 } END { print n + 0 }')
+	read -r _ n < <("$top/scripts/patch-lines.sh" "$c")
 	if [ "$ok" = 1 ]; then passed=$((passed + 1)); r=PASS; else failed=$((failed + 1)); r=FAIL; fi
 	printf '%s %04d %s %4d lines: %s%s%s  %s%s\n' "$r" "$i" "$short" "$n" "$kernel" "$perf" "$cp" \
 		"${series_of[$((i - 1))]:+${series_of[$((i - 1))]}: }" "$subject"

@@ -40,6 +40,14 @@ else
 	icount=()
 fi
 [ "$accel" = kvm ] && cpu=host
+# TCG runs the vCPUs in one thread: with a thread per vCPU (MTTCG, QEMU 7.2) a vCPU can
+# keep running code another vCPU has rewritten, and the kernel's text patching (static
+# calls and keys, when a tracepoint is turned on or off) then ends in "Oops: int3" at a
+# patched site whose patch is long complete (the INT3 of its first step). Seen in
+# __schedule() and ttwu_do_wakeup(); toggling sched_switch and sched_wakeup while tasks
+# ping-pong over pipes crashes a 2-vCPU guest within seconds, and ran 240 s clean in one
+# thread. One thread per guest also lets two guests run side by side on two cores.
+[ "$accel" = tcg ] && [ "$cpus" -gt 1 ] && accel=tcg,thread=single
 
 # Timers (with the ACPI PM timer and HPET of config/default.config): tsc=reliable keeps
 # the TSC clocksource without a watchdog; no_timer_check skips the IO-APIC timer check,

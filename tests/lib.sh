@@ -36,7 +36,9 @@ perf_samples() {
 }
 
 # For awk programs reading perf_samples lines (awk -F '\t' 'PROGRAM'"$FRAMES_AWK"):
-# frames(ADDR, SYM) puts the line's frames in ADDR[1..n] and SYM[1..n] and returns n
+# frames(ADDR, SYM) puts the line's frames in ADDR[1..n] and SYM[1..n] and returns n;
+# kernel_has(ADDR, SYM, N, KSYMS) says whether the kernel frames of those N have the
+# functions KSYMS (a+b|c: a, and b or c) and read no file over 9p
 FRAMES_AWK='
 function frames(addr, sym,   i, f) {
 	for (i = 2; i <= NF; i++) {
@@ -45,6 +47,21 @@ function frames(addr, sym,   i, f) {
 		sym[i - 1] = f[2]
 	}
 	return NF - 1
+}
+function kernel_has(addr, sym, n, ksym,   grp, have, ng, g, i, found) {
+	ng = split(ksym, grp, "+")
+	for (i = 1; i <= n; i++) {
+		if (addr[i] !~ /^ffff/)
+			continue
+		if (sym[i] ~ /^v9fs_/)
+			return 0
+		for (g = 1; g <= ng; g++)
+			if (!(g in have) && sym[i] ~ ("^(" grp[g] ")$")) {
+				have[g] = 1
+				found++
+			}
+	}
+	return found == ng
 }'
 
 # path_report PERF_SCRIPT_OUTPUT COMM KSYMS WANT: samples=S good=G bad=B, S the samples
@@ -53,32 +70,23 @@ function frames(addr, sym,   i, f) {
 # (FRAME*N), is WANT, B the others (the first three printed to stderr)
 path_report() {
 	perf_samples "$1" | awk -F '\t' -v comm="$2" -v ksym="$3" -v want="$4" '
-	BEGIN { ng = split(ksym, grp, "+") }
 	{
 		split($1, h, " ")
 		n = frames(addr, sym)
-		found = 0; v9fs = 0; user = ""; last = ""; rep = 0; done = 0
-		for (g = 1; g <= ng; g++) have[g] = 0
-		for (i = 1; i <= n; i++) {
+		user = ""; last = ""; rep = 0; done = 0
+		for (i = 1; i <= n && !done; i++) {
 			s = sym[i]
-			if (addr[i] ~ /^ffff/) {
-				for (g = 1; g <= ng; g++)
-					if (!have[g] && s ~ ("^(" grp[g] ")$")) {
-						have[g] = 1
-						found++
-					}
-				if (s ~ /^v9fs_/) v9fs = 1
-			} else if (!done) {
-				if (s == last) rep++
-				else {
-					if (rep > 1) user = user "*" rep
-					user = user (user == "" ? "" : " ") s; last = s; rep = 1
-				}
-				done = s == "main"
+			if (addr[i] ~ /^ffff/)
+				continue
+			if (s == last) rep++
+			else {
+				if (rep > 1) user = user "*" rep
+				user = user (user == "" ? "" : " ") s; last = s; rep = 1
 			}
+			done = s == "main"
 		}
 		if (rep > 1) user = user "*" rep
-		if (h[1] == comm && found == ng && !v9fs) {
+		if (h[1] == comm && kernel_has(addr, sym, n, ksym)) {
 			ns++
 			if (user == want) good++
 			else if (bad++ < 3) print "bad chain: " user > "/dev/stderr"
@@ -113,24 +121,14 @@ chain_report() {
 	file=$1 comm=$2 ksym=$3
 	shift 3
 	perf_samples "$file" | awk -F '\t' -v comm="$comm" -v ksym="$ksym" -v want="$*" '
-	BEGIN { nw = split(want, w, " "); ng = split(ksym, grp, "+") }
+	BEGIN { nw = split(want, w, " ") }
 	{ split($1, h, " "); n = frames(addr, sym) }
 	n && h[1] == comm {
 		samples++
-		first = 0; found = 0; v9fs = 0
-		for (g = 1; g <= ng; g++) have[g] = 0
-		for (i = 1; i <= n; i++) {
-			if (addr[i] ~ /^ffff/) {
-				for (g = 1; g <= ng; g++)
-					if (!have[g] && sym[i] ~ ("^(" grp[g] ")$")) {
-						have[g] = 1
-						found++
-					}
-				if (sym[i] ~ /^v9fs_/) v9fs = 1
-			} else if (!first) first = i
-		}
-		marked = found == ng && !v9fs && n < 127
-		if (marked) {
+		first = 0
+		for (i = 1; i <= n && !first; i++)
+			if (addr[i] !~ /^ffff/) first = i
+		if (kernel_has(addr, sym, n, ksym) && n < 127) {
 			m++
 			ok = first > 0
 			for (j = 1; ok && j <= nw; j++)

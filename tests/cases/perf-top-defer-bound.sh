@@ -26,11 +26,12 @@ lost=$(top_displays top.out | tail -n 1 | sed 's/.*lost=//')
 [ "$lost" = 0 ] || fail "$lost events lost"
 merged=$(field merged "$stats") unmerged=$(field unmerged "$stats")
 [ "$(field held "$stats")" = 4096 ] || fail "expected at most and exactly 4096 samples held, got: $stats"
-[ $((merged + unmerged)) -ge 16384 ] || fail "expected >= 16384 page faults in the kernel, got: $stats"
+# (dd may have touched a few pages of the buffer before the read: a few less)
+[ $((merged + unmerged)) -ge $((16384 - 16)) ] ||
+	fail "expected >= 16368 page faults in the kernel, got: $stats"
 # 4096 of the read, and those of other kernel entries (exec, exit)
 [ "$merged" -ge 4096 ] && [ "$merged" -lt 4200 ] || fail "expected 4096 and a few more samples merged, got: $stats"
-# the read's faults beyond the 4096 held (dd may have touched a page of the buffer
-# before the read: a few less)
+# the read's faults beyond the 4096 held (a few less, as above)
 [ "$unmerged" -ge $((16384 - 4096 - 16)) ] ||
 	fail "expected >= 12272 samples without their user part, got: $stats"
 top_graphs top.out > graphs.txt

@@ -7,10 +7,12 @@
 # never gets to main.
 . "$TOP/tests/lib.sh"
 WANT="syscalls descend*151 main"
-# Iterations of bench/deep: the debug kernel's system calls are far slower (25 000
-# samples in getppid() for 60000 on it, 9-24 on the default kernel for 20000)
-iters=60000
-[ "$(flavour)" = debug ] && iters=1000
+# Iterations of bench/deep and the sampling period (ns of CPU time): the debug kernel's
+# system calls are far slower (25 000 samples in getppid() for 60000 on it, at 2 kHz);
+# on the default kernel 2 kHz gave 8-28 samples in getppid() for 60000 (fewer the
+# faster the machine), 10 kHz 770-920
+iters=60000 period=100000
+[ "$(flavour)" = debug ] && iters=1000 period=500000
 for v in 3 2; do
 	bin=$TOP/build/bench/bin/deep-sfv$v
 	[ -x "$bin" ] || fail "no $bin (make check builds it)"
@@ -18,7 +20,7 @@ for v in 3 2; do
 	objcopy -O binary --only-section=.sframe "$bin" sframe.bin
 	got=$(od -An -tx1 -N3 sframe.bin | tr -d ' ')
 	[ "$got" = "e2de0$v" ] || fail "deep-sfv$v: .sframe starts $got, expected e2de0$v (magic, version $v)"
-	"$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o v$v.data -- "$bin" 150 $iters 16 \
+	"$PERF" record -q -e cpu-clock -c $period --call-graph fp,defer -o v$v.data -- "$bin" 150 $iters 16 \
 		> /dev/null 2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
 	"$PERF" script -i v$v.data -F comm,tid,ip,sym > v$v.txt || fail "perf script failed"
 	rep=$(path_report v$v.txt deep-sfv$v __x64_sys_getppid "$WANT")
@@ -27,7 +29,7 @@ for v in 3 2; do
 	[ "$(field good "$rep")" = "$(field samples "$rep")" ] ||
 		fail "version $v: samples without the whole chain: $rep"
 done
-"$PERF" record -q -e cpu-clock -F 2000 -g -o g.data -- "$TOP/build/bench/bin/deep-sfv3" 150 $iters 16 \
+"$PERF" record -q -e cpu-clock -c $period -g -o g.data -- "$TOP/build/bench/bin/deep-sfv3" 150 $iters 16 \
 	> /dev/null 2> record.err || fail "perf record -g failed: $(tail -n 1 record.err)"
 "$PERF" script -i g.data -F comm,tid,ip,sym > g.txt || fail "perf script failed"
 rep=$(path_report g.txt deep-sfv3 __x64_sys_getppid "$WANT" 2> /dev/null)
