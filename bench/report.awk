@@ -74,16 +74,20 @@ function unwinder(lo, hi, m,    t1, t2, f1, f2, slope) {
 }
 
 # One target: its line, met if it holds on every workload that has both numbers
-function target(t,    n, L, i, w, r, wm, a, b, ok, cnt, nums, lim) {
+function target(t,    n, L, i, w, r, wm, rw, rmode, rfig, a, b, ok, cnt, nums, lim) {
 	n = tw[t] == "*" ? split(workloads, L, " ") : split(tw[t], L, " ")
 	split(tref[t], r, " ")
-	if (split(r[1], wm, ":") == 1)	# WORKLOAD:MODE: another workload's figure
-		wm[2] = ""
+	# The reference: a number, MODE or WORKLOAD:MODE (another workload's), and a FIGURE
+	rw = ""; rmode = r[1]
+	if (split(r[1], wm, ":") == 2) {
+		rw = wm[1]; rmode = wm[2]
+	}
+	rfig = 2 in r ? r[2] : tfig[t]
 	ok = 1
 	for (i = 1; i <= n; i++) {
 		w = L[i]
 		a = F[w, tmode[t], tfig[t]]
-		b = r[1] ~ /^[0-9.]+$/ ? r[1] : F[wm[1] == r[1] ? w : wm[1], wm[2] == "" ? r[1] : wm[2], 2 in r ? r[2] : tfig[t]]
+		b = r[1] ~ /^[0-9.]+$/ ? r[1] : F[rw == "" ? w : rw, rmode, rfig]
 		if (!num(a) || !num(b))
 			continue
 		lim = tfac[t] * b

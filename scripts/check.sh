@@ -1,7 +1,8 @@
 #!/bin/bash
-# Run the test suite: tests/host on this machine (if "host" is given), the guest tests
-# on each kernel flavour given, with the console logs checked for splats. Prints one
-# line per test and the closing "N passed, N failed".
+# Run the test suite: tests/host on this machine (if "host" is given), then the guest
+# tests on each kernel flavour given, the guests side by side, with the console logs
+# checked for splats. Prints one line per test when all have ended, and the closing
+# "N passed, N failed, N skipped".
 # Usage: check.sh [host] FLAVOUR...   (kernels must be built: build/kernel-FLAVOUR)
 # The host's own kernel is an old one without deferred callchains: perf's fallback
 # is tested there.
@@ -44,20 +45,25 @@ guest() {
 	echo $? > "$out/vm.rc"
 }
 
-# The guests side by side (a TCG guest runs in one host thread, scripts/vm.sh)
-for f in "$@"; do
+# Each flavour once; the host's tests first (some build under build/, which the guests
+# read), then the guests side by side (a TCG guest runs in one host thread, scripts/vm.sh)
+mapfile -t flavours < <(printf '%s\n' "$@" | awk '!seen[$0]++')
+guests=()
+for f in "${flavours[@]}"; do
 	out=$top/build/check-$f
 	rm -rf "$out"; mkdir -p "$out"
-	if [ "$f" = host ]; then
-		env TOP="$top" GUEST_OUT="$out" CASES="$top/tests/host" ${TESTS:+TESTS="$TESTS"} \
-			sh "$top/tests/run.sh" >"$out/run.log" 2>&1
-	else
-		guest "$f" &
-	fi
+	[ "$f" = host ] || { guests+=("$f"); continue; }
+	env TOP="$top" GUEST_OUT="$out" CASES="$top/tests/host" ${TESTS:+TESTS="$TESTS"} \
+		sh "$top/tests/run.sh" >"$out/run.log" 2>&1
+done
+[ ${#guests[@]} -eq 0 ] ||
+	echo "check: guests ${guests[*]} side by side (progress: build/check-FLAVOUR/output)" >&2
+for f in "${guests[@]}"; do
+	guest "$f" &
 done
 wait
 
-for f in "$@"; do
+for f in "${flavours[@]}"; do
 	out=$top/build/check-$f
 	results=()
 	[ -f "$out/results" ] && mapfile -t results < "$out/results"
@@ -65,8 +71,9 @@ for f in "$@"; do
 		tally "$f" "${results[@]}"
 		continue
 	fi
-	vmrc=$(cat "$out/vm.rc")
-	if [ "$vmrc" -eq 124 ] || [ "$vmrc" -eq 125 ]; then
+	# 124: time-out, 125: no result (vm.sh); no console: the VM did not start
+	vmrc=$(cat "$out/vm.rc" 2>/dev/null || echo 125)
+	if [ "$vmrc" -eq 124 ] || [ "$vmrc" -eq 125 ] || [ ! -s "$out/console.log" ]; then
 		results+=("FAIL vm-finished: $(tail -n 1 "$out/vm.log")")
 	else
 		results+=("PASS vm-finished")

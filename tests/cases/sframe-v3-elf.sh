@@ -10,7 +10,7 @@ WANT="syscalls descend*151 main"
 # Iterations of bench/deep and the sampling period (ns of CPU time): the debug kernel's
 # system calls are far slower (25 000 samples in getppid() for 60000 on it, at 2 kHz);
 # on the default kernel 2 kHz gave 8-28 samples in getppid() for 60000 (fewer the
-# faster the machine), 10 kHz 770-920
+# faster the machine), 10 kHz 457-1026
 iters=60000 period=100000
 [ "$(flavour)" = debug ] && iters=1000 period=500000
 for v in 3 2; do
