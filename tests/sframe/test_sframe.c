@@ -559,7 +559,8 @@ static void test_empty_things(void)
 	f = sb_add_fde(&s, F0, 0, 0);
 	sb_add_fre(f, 0, 1, 8, 0);
 	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
-	expect_ret("func_size_0_with_fre_validate", -EINVAL, validate_img(g_img, l.len));
+	/* An FRE at the end of a function (here its start) covers nothing */
+	expect_ret("func_size_0_with_fre_validate", 0, validate_img(g_img, l.len));
 	expect_ret("func_size_0_with_fre_find", -ENOENT, find_img(g_img, l.len, F0, &fr));
 }
 
@@ -719,10 +720,13 @@ static void test_bad_fdes(void)
 
 enum fre_damage {
 	OFFSET_SIZE_3, COUNT_3, COUNT_15, STARTS_EQUAL, STARTS_DECREASING,
-	START_BEYOND_FUNCTION, FP_OFFSET_0, START_BEYOND_BLOCK,
+	START_BEYOND_FUNCTION, FP_OFFSET_0, START_BEYOND_BLOCK, START_AT_FUNCTION_END,
 };
 
-/* Damage the FREs of @f; START_BEYOND_BLOCK only touches PCMASK FDEs */
+/*
+ * Damage the FREs of @f; START_BEYOND_BLOCK only touches PCMASK FDEs,
+ * START_AT_FUNCTION_END (not damage: gas writes it) the others
+ */
 static void damage(struct sb_fde *f, enum fre_damage d)
 {
 	struct sb_fre *r = &f->fres[1];
@@ -747,7 +751,11 @@ static void damage(struct sb_fde *f, enum fre_damage d)
 		}
 		break;
 	case START_BEYOND_FUNCTION:
-		f->fres[f->nfres - 1].start = f->size;
+		f->fres[f->nfres - 1].start = f->size + 1;
+		break;
+	case START_AT_FUNCTION_END:
+		if (!f->pcmask)
+			f->fres[f->nfres - 1].start = f->size;
 		break;
 	case FP_OFFSET_0:
 		r->count = 2;
@@ -804,6 +812,23 @@ static void test_bad_fres(void)
 
 		check_find_and_validate(c[i].name, g_img, l.len, c[i].ip, -EINVAL, -EINVAL);
 	}
+}
+
+/*
+ * gas ends a function with an FRE at its size when a CFI directive follows
+ * its last instruction (push; call; pop; .cfi_adjust_cfa_offset -8). It
+ * covers no address: the section stays, the FRE before it is chosen.
+ */
+static void test_fre_at_function_end(void)
+{
+	struct sb_layout l = altered_f0(START_AT_FUNCTION_END);
+	struct sframe_frame fr;
+	int ret;
+
+	check_find_and_validate("fre_start_at_function_end", g_img, l.len, F0 + 0x3f, 0, 0);
+	ret = find_img(g_img, l.len, F0 + 0x3f, &fr);
+	report("fre_start_at_function_end_rule", !ret && fr.cfa_off == 16 && fr.use_fp,
+	       "find %s, cfa %d", err_name(ret), fr.cfa_off);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1969,6 +1994,7 @@ int main(int argc, char **argv)
 	test_bad_headers();
 	test_bad_fdes();
 	test_bad_fres();
+	test_fre_at_function_end();
 	test_v3_fdes();
 	test_v3_flex();
 	test_truncated_fre();
