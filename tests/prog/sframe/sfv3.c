@@ -21,6 +21,11 @@
  *            v3_mid: exactly v3_leaf v3_drap v3_mid
  *   through  control: v3_outer has ordinary FREs: the walk goes on past it
  *            (more than 4 frames), so the outermost mark is what ends it
+ *   atend    v3_mid's last FRE starts at its end (as gas writes one when a
+ *            CFI directive follows a function's last instruction), the FRE
+ *            the lookup of its return address reads after the one it
+ *            chooses: the same exact chain as "chain" (the kernel used to
+ *            call the section corrupt there and drop it)
  * Exits 0 when the claim holds, 1 otherwise; the last line says why.
  */
 #define _GNU_SOURCE
@@ -84,6 +89,9 @@ static void describe(const char *mode)
 	const struct fde mid = { v3_mid, v3_mid_end, 0, 0, 5, {
 		SP_PLUS(v3_mid, 8), SP_PLUS(v3_mid_1, 16), SP_PLUS(v3_mid_2, 32),
 		SP_PLUS(v3_mid_3, 16), SP_PLUS(v3_mid_4, 8) } };
+	const struct fde mid_atend = { v3_mid, v3_mid_end, 0, 0, 4, {
+		SP_PLUS(v3_mid, 8), SP_PLUS(v3_mid_1, 16), SP_PLUS(v3_mid_2, 32),
+		SP_PLUS(v3_mid_end, 8) } };
 	const struct fde mid_r12 = { v3_mid, v3_mid_end, 1, 0, 5, {
 		FLEX_SP(v3_mid, 8), FLEX_SP(v3_mid_1, 16), { v3_mid_2, 2, { C_REG(R12), 32 } },
 		FLEX_SP(v3_mid_3, 16), FLEX_SP(v3_mid_4, 8) } };
@@ -100,9 +108,9 @@ static void describe(const char *mode)
 		{ v3_leaf_2, 5, { C_REG(R10), 0, 0, C_DEREF, -16 } },
 		FLEX_SP_FP(v3_leaf_3, 16, -16), FLEX_SP(v3_leaf_4, 8) } };
 
-	fdes[0] = strcmp(mode, "chain") && strcmp(mode, "regstop") ? outer_fres : outer;
+	fdes[0] = strcmp(mode, "signal") && strcmp(mode, "through") ? outer : outer_fres;
 	fdes[0].signal = !strcmp(mode, "signal");
-	fdes[1] = strcmp(mode, "regstop") ? mid : mid_r12;
+	fdes[1] = !strcmp(mode, "regstop") ? mid_r12 : !strcmp(mode, "atend") ? mid_atend : mid;
 	fdes[2] = drap;
 	fdes[3] = leaf;
 }
@@ -195,7 +203,7 @@ int main(int argc, char **argv)
 	struct udt_state s;
 
 	if (strcmp(mode, "chain") && strcmp(mode, "signal") && strcmp(mode, "regstop") &&
-	    strcmp(mode, "through"))
+	    strcmp(mode, "through") && strcmp(mode, "atend"))
 		die("unknown case");
 	ctl = udt_open();
 	if (write(ctl, "init 0", 6) < 0 && errno != EBUSY)
