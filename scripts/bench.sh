@@ -27,8 +27,12 @@ if [ $rc -ne 0 ]; then
 	echo "bench: the guest run failed ($rc): $(tail -n 1 "$out/vm.log") (logs: $out/)" >&2
 	exit 1
 fi
-if splats=$("$top/scripts/scan-log.sh" "$out/console.log"); then :; else
-	echo "bench: kernel splats in $out/console.log:" >&2
-	echo "$splats" | head -n 5 >&2
-fi
+scan=0
+splats=$("$top/scripts/scan-log.sh" "$out/console.log") || scan=$?
+case $scan in
+0) ;;
+1) echo "bench: kernel splats in $out/console.log:" >&2
+   echo "$splats" | head -n 5 >&2 ;;
+*) echo "bench: no readable console log in $out" >&2 ;;
+esac
 "$top/scripts/bench-report.sh" "$out"

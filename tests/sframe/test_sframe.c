@@ -822,7 +822,7 @@ static void test_bad_fres(void)
 static void test_fre_at_function_end(void)
 {
 	struct sb_layout l = altered_f0(START_AT_FUNCTION_END);
-	struct sframe_frame fr;
+	struct sframe_frame fr = { 0 };
 	int ret;
 
 	check_find_and_validate("fre_start_at_function_end", g_img, l.len, F0 + 0x3f, 0, 0);
@@ -1331,6 +1331,57 @@ static void test_fre_index(void)
 	}
 	expect_ret("index_build_bad_fre_validate", -EINVAL,
 		   sframe_section_validate(&sec, ~0U, mem_read, m));
+	mem_free(m);
+}
+
+/*
+ * The big function ends where its last FRE starts (gas writes such an FRE
+ * when a CFI directive follows the last instruction): that FRE is an index
+ * point (stride 7: FRE 19999 is one) and is passed, never chosen, by the
+ * lookups of the function's last addresses, with or without the index.
+ */
+static void test_fre_index_at_end(void)
+{
+	static struct sframe_fre_pos points[20000 / 7 + 1];
+	const u32 n = 20000, stride = 7;
+	const unsigned long end = BIG_FUNC + BIG_STEP * (n - 1);
+	size_t len = big_section(n, n);
+	struct sframe_fre_scan scan;
+	struct sframe_section sec;
+	struct sframe_frame fr;
+	struct sframe_fde fde;
+	struct mem *m;
+	char why[120] = "";
+	int ok, ret;
+
+	sb_put32(g_img + SB_HDR_SIZE + 4, end - BIG_FUNC);	/* the function's size */
+	m = mem_new(SEC_BASE, g_img, len);
+	ok = !init_at(&sec, m) && !sframe_section_validate(&sec, ~0U, mem_read, m);
+	ret = sframe_lookup(&sec, end - 1, n, &fr, &fde, mem_read, m);
+	ok &= !ret && fr.cfa_off == big_cfa(n - 2);
+	report("fre_at_end_full_scan", ok, "validate/lookup: %s", err_name(ret));
+
+	ret = sframe_lookup(&sec, end - 1, 100, &fr, &fde, mem_read, m);
+	scan = (struct sframe_fre_scan){ .off = fde.fre_off };
+	ok = ret == SFRAME_NEED_INDEX;
+	while (ok && scan.i < n)
+		ok = !(ret = sframe_fre_index(&sec, &fde, &scan, 1000, stride, points,
+					      mem_read, m));
+	ok &= points[(n - 1) / stride].start == end - BIG_FUNC;
+	if (!ok)
+		snprintf(why, sizeof(why), "index build: %s", err_name(ret));
+	for (unsigned long ip = end - 3 * stride * BIG_STEP; ok && ip < end; ip++) {
+		u32 i = (ip - BIG_FUNC) / BIG_STEP, pt = i / stride;
+
+		ret = sframe_find_fre(&sec, &fde, ip, &points[pt], pt * stride, stride, &fr,
+				      mem_read, m);
+		if (ret || fr.cfa_off != big_cfa(i)) {
+			snprintf(why, sizeof(why), "ip %#lx: %s cfa %d", ip, err_name(ret),
+				 fr.cfa_off);
+			ok = 0;
+		}
+	}
+	report("fre_at_end_index", ok, "%s", why);
 	mem_free(m);
 }
 
@@ -1995,6 +2046,7 @@ int main(int argc, char **argv)
 	test_bad_fdes();
 	test_bad_fres();
 	test_fre_at_function_end();
+	test_fre_index_at_end();
 	test_v3_fdes();
 	test_v3_flex();
 	test_truncated_fre();
