@@ -1242,6 +1242,43 @@ static size_t big_section(u32 n, u32 bad)
 }
 
 /*
+ * Build the big function's index of every @stride-th FRE in chunks of
+ * @chunk FREs, then look up each address of [@lo, @hi) from its point:
+ * the FRE's rule, reading at most one stride of FREs. 1 if all held, else
+ * 0 with the reason in @why.
+ */
+static int index_lookups(const struct sframe_section *sec, const struct sframe_fde *fde,
+			 struct mem *m, u32 stride, u32 chunk, struct sframe_fre_pos *points,
+			 unsigned long lo, unsigned long hi, char *why, size_t len)
+{
+	struct sframe_fre_scan scan = { .off = fde->fre_off };
+	struct sframe_frame fr;
+	int ret;
+
+	while (scan.i < fde->num_fres) {
+		ret = sframe_fre_index(sec, fde, &scan, chunk, stride, points, mem_read, m);
+		if (ret) {
+			snprintf(why, len, "index build: %s", err_name(ret));
+			return 0;
+		}
+	}
+	for (unsigned long ip = lo; ip < hi; ip++) {
+		u32 i = (ip - BIG_FUNC) / BIG_STEP, pt = i / stride;
+
+		m->reads = 0;
+		ret = sframe_find_fre(sec, fde, ip, &points[pt], pt * stride, stride, &fr,
+				      mem_read, m);
+		/* 2 reads per FRE passed (start, info), 1 offset */
+		if (ret || fr.cfa_off != big_cfa(i) || m->reads > 2 * stride + 1) {
+			snprintf(why, len, "ip %#lx: %s cfa %d, %ld reads", ip, err_name(ret),
+				 fr.cfa_off, m->reads);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
  * sframe_lookup() asks for an index above max_fres; an index built in
  * chunks of every stride gives, from its points, what a full scan gives.
  */
@@ -1269,34 +1306,15 @@ static void test_fre_index(void)
 
 	for (size_t s = 0; s < ARRAY_SIZE(strides); s++) {
 		for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
-			struct sframe_fre_scan scan = { .off = fde.fre_off };
-			u32 stride = strides[s], reads;
+			u32 stride = strides[s];
 
-			ok = 1;
-			while (ok && scan.i < n) {
-				ret = sframe_fre_index(&sec, &fde, &scan, chunks[c], stride, points,
-						       mem_read, m);
-				ok = !ret;
-			}
-			for (unsigned long ip = BIG_FUNC; ok && ip < BIG_FUNC + BIG_STEP * n; ip += 1) {
-				u32 pc = ip - BIG_FUNC, i = pc / BIG_STEP, pt = i / stride;
-
-				m->reads = 0;
-				ret = sframe_find_fre(&sec, &fde, ip, &points[pt], pt * stride, stride,
-						      &fr, mem_read, m);
-				reads = m->reads;
-				/* 2 reads per FRE passed (start, info), 1 offset */
-				if (ret || fr.cfa_off != big_cfa(i) || reads > 2 * stride + 1) {
-					snprintf(why, sizeof(why), "ip %#lx: %s cfa %d, %u reads",
-						 ip, err_name(ret), fr.cfa_off, reads);
-					ok = 0;
-				}
-			}
+			ok = index_lookups(&sec, &fde, m, stride, chunks[c], points, BIG_FUNC,
+					   BIG_FUNC + BIG_STEP * n, why, sizeof(why));
 			if (ok && (ret = sframe_find(&sec, BIG_FUNC + BIG_STEP * n - 1, &want,
-						     mem_read, m)) != 0)
+						     mem_read, m)) != 0) {
+				snprintf(why, sizeof(why), "full scan: %s", err_name(ret));
 				ok = 0;
-			if (!ok && !why[0])
-				snprintf(why, sizeof(why), "index build: %s", err_name(ret));
+			}
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), " (stride %u chunk %u)",
 				 stride, chunks[c]);
 			report("big_function_index_lookups", ok, "%s", why);
@@ -1346,7 +1364,6 @@ static void test_fre_index_at_end(void)
 	const u32 n = 20000, stride = 7;
 	const unsigned long end = BIG_FUNC + BIG_STEP * (n - 1);
 	size_t len = big_section(n, n);
-	struct sframe_fre_scan scan;
 	struct sframe_section sec;
 	struct sframe_frame fr;
 	struct sframe_fde fde;
@@ -1362,26 +1379,14 @@ static void test_fre_index_at_end(void)
 	report("fre_at_end_full_scan", ok, "validate/lookup: %s", err_name(ret));
 
 	ret = sframe_lookup(&sec, end - 1, 100, &fr, &fde, mem_read, m);
-	scan = (struct sframe_fre_scan){ .off = fde.fre_off };
-	ok = ret == SFRAME_NEED_INDEX;
-	while (ok && scan.i < n)
-		ok = !(ret = sframe_fre_index(&sec, &fde, &scan, 1000, stride, points,
-					      mem_read, m));
-	ok &= points[(n - 1) / stride].start == end - BIG_FUNC;
-	if (!ok)
-		snprintf(why, sizeof(why), "index build: %s", err_name(ret));
-	for (unsigned long ip = end - 3 * stride * BIG_STEP; ok && ip < end; ip++) {
-		u32 i = (ip - BIG_FUNC) / BIG_STEP, pt = i / stride;
-
-		ret = sframe_find_fre(&sec, &fde, ip, &points[pt], pt * stride, stride, &fr,
-				      mem_read, m);
-		if (ret || fr.cfa_off != big_cfa(i)) {
-			snprintf(why, sizeof(why), "ip %#lx: %s cfa %d", ip, err_name(ret),
-				 fr.cfa_off);
-			ok = 0;
-		}
+	ok = ret == SFRAME_NEED_INDEX &&
+	     index_lookups(&sec, &fde, m, stride, 1000, points, end - 3 * stride * BIG_STEP,
+			   end, why, sizeof(why));
+	if (ok && points[(n - 1) / stride].start != end - BIG_FUNC) {
+		snprintf(why, sizeof(why), "the FRE at the end is no index point");
+		ok = 0;
 	}
-	report("fre_at_end_index", ok, "%s", why);
+	report("fre_at_end_index", ok, "lookup %s: %s", err_name(ret), why);
 	mem_free(m);
 }
 
