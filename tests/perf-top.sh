@@ -88,7 +88,10 @@ top_graphs() {
 # top_user_paths GRAPHS [FIRST]: in top_graphs lines, the paths into user space of the
 # kernel entries' graphs, one a line: from the frame under the system call entry (only
 # if it is FIRST, when given) to main, or as far as the graph goes, e.g.
-# "syscalls descend*151 main"; each with the entry's symbol after a tab
+# "syscalls descend*151 main"; each with the entry's symbol after a tab, and after
+# another the kernel frames above the system call entry (back to the entry's own frame,
+# or in a graph's later branch to the end of the path before it: main, its caller, a
+# system call entry; a branch after a path cut elsewhere gets that path's frames too)
 top_user_paths() {
 	awk -v first="$2" '
 	$1 == "k" {
@@ -103,23 +106,35 @@ top_user_paths() {
 				path = path " " $j
 				if ($j == "main") break
 			}
-			print path "\t" sym
+			kernel = ""
+			for (j = i - 2; j >= 3 && $j !~ /^entry_SYSCALL_64/ &&
+			     $j != "main" && $j != "__libc_start_call_main"; j--)
+				kernel = $j (kernel == "" ? "" : " " kernel)
+			print path "\t" sym "\t" kernel
 		}
 	}' "$1"
 }
 
-# top_getppid_paths PATHS: the top_user_paths lines of PATHS whose kernel entry is one of
-# getppid()'s own functions (x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns,
-# pid_nr_ns), with
-# its full name: perf top cuts its symbol column to the widest of the first -E entries,
+# top_getppid_paths PATHS: the top_user_paths lines of PATHS of samples in getppid()
+# (x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns, pid_nr_ns, do_syscall_64 only)
+# whose kernel entry is one of these functions, as "PATH<tab>ENTRY" with the entry's
+# full name: perf top cuts its symbol column to the widest of the first -E entries,
 # filtered ones (other comms) included, so a name may come cut (at least 8 characters
-# are kept here). Samples in these functions are taken before the entry's user stack is
-# unwound, and always get it deferred (samples later in the entry, on the way out, may
-# get it immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack).
+# are kept here). Samples in getppid() are taken before the entry's user stack is
+# unwound, and always get it deferred; samples later in the entry, on the way out (e.g.
+# in __task_pid_nr_ns for perf's own record of the deferred callchain), may get it
+# immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack.
 top_getppid_paths() {
 	awk -F '\t' '
-	BEGIN { n = split("x64_sys_call __x64_sys_getppid __task_pid_nr_ns pid_nr_ns", fn, " ") }
+	BEGIN {
+		n = split("x64_sys_call __x64_sys_getppid __task_pid_nr_ns pid_nr_ns", fn, " ")
+		for (i = 1; i <= n; i++) ours[fn[i]] = 1
+		ours["do_syscall_64"] = 1
+	}
 	{
+		k = split($3, kf, " ")
+		if (!k) next
+		for (i = 1; i <= k; i++) if (!(kf[i] in ours)) next
 		for (i = 1; i <= n; i++)
 			if ($2 == fn[i] || (length($2) >= 8 && index(fn[i], $2) == 1)) {
 				print $1 "\t" fn[i]

@@ -60,6 +60,8 @@ while read -r key name kind what <&3; do
 	(cd "$work" && exec timeout -k 5 "$limit" "$@") > "$logs/$name.log" 2>&1 3<&-
 	rc=$?
 	echo "$name $(($(date +%s) - start))" >> "$GUEST_OUT/times"
+	# a failed test's files stay for a look: $GUEST_OUT/tests/NAME.work
+	case $rc in 0|77) ;; *) rm -rf "$logs/$name.work"; cp -r "$work" "$logs/$name.work" ;; esac
 	rm -rf "$work"
 	why=$(tail -n 1 "$logs/$name.log")
 	[ $rc -eq 124 ] && why="timed out after ${limit}s"

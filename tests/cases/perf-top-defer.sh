@@ -2,7 +2,8 @@
 # the samples: bench/deep's 150 frames of recursion under main (deeper than the 127
 # frames of an immediate callchain), in the call graph of each function of getppid()
 # in perf top's last display, "syscalls descend*151 main" right under the system call
-# entry. perf top -g, the control, shows them cut (else the test proves nothing).
+# entry. perf top --call-graph fp (as -g), the control, shows them cut (else the test
+# proves nothing).
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perf-top.sh"
 # perf tools behaviour: the default kernel only, to keep CI under an hour
@@ -10,8 +11,10 @@
 deep=$(bench_deep) || fail "cannot build bench/deep"
 "$deep" 150 100000000 16 > /dev/null &
 pid=$!
-top_run top.out 10 -d 1 -E 10 --no-children -e cpu-clock --call-graph fp,defer -p $pid
-top_run g.out 10 -d 1 -E 10 --no-children -e cpu-clock -g -p $pid
+# every branch of the graphs (threshold 0) and 20 entries: getppid()'s functions come at
+# ~1% of deep's samples, among the functions of the way out (deferred unwinding, rseq)
+top_run top.out 10 -d 1 -E 20 --no-children -e cpu-clock --call-graph fp,defer,graph,0 -p $pid
+top_run g.out 10 -d 1 -E 20 --no-children -e cpu-clock --call-graph fp,graph,0 -p $pid
 kill $pid
 top_expect_deep top.out
 top_graphs g.out > g-graphs.txt
