@@ -1,18 +1,35 @@
 # Helpers for the perf top tests, guest and host (sourced after lib.sh; POSIX sh).
 
-# top_run OUT SECONDS OPTION...: perf top --stdio OPTION... for SECONDS, then SIGINT
-# (a user's ^C); its displays go to OUT, its stderr to OUT.err. Its keys come from a
-# FIFO open for reading and writing, which never has any (perf top polls its standard
-# input: /dev/null would be a key at every poll, and its help screen the display).
-# Fails when perf top ends by itself.
+# top_run OUT SECONDS OPTION...: perf top --stdio OPTION..., then SIGINT (a user's ^C);
+# its displays go to OUT, its stderr to OUT.err. Its keys come from a FIFO open for
+# reading and writing, which never has any (perf top polls its standard input:
+# /dev/null would be a key at every poll, and its help screen the display).
+# The SECONDS count from its first display that counts samples (at most 60 s after its
+# start, then SECONDS more): perf top drops the samples that come more than a refresh
+# delay (-d) after the newest it has read, and its first ones, which load the symbols,
+# take longer than that under TCG, more so with another guest on the host (every display
+# of a 10 s run then said 0 samples a second). Fails when perf top ends by itself.
 top_run() {
 	out=$1 secs=$2
 	shift 2
 	[ -p keys ] || mkfifo keys
-	COLUMNS=400 LINES=60 timeout -s INT "$secs" "$PERF" top --stdio "$@" \
-		<> keys > "$out" 2> "$out.err"
-	rc=$?
-	[ $rc = 124 ] || fail "perf top $* ended by itself (exit $rc): $(tail -n 3 "$out.err")"
+	COLUMNS=400 LINES=60 "$PERF" top --stdio "$@" <> keys > "$out" 2> "$out.err" &
+	top_pid=$!
+	t=0
+	while [ $t -lt 120 ] && top_alive $top_pid &&
+	      ! top_displays "$out" | grep -qv " irqs=0 "; do
+		sleep 0.5
+		t=$((t + 1))
+	done
+	sleep "$secs"
+	top_alive $top_pid || fail "perf top $* ended by itself: $(tail -n 3 "$out.err")"
+	kill -INT $top_pid
+	wait $top_pid
+}
+
+# top_alive PID: the process runs (is not a zombie that has not been waited for)
+top_alive() {
+	grep -qs '^State:[[:space:]]*[^Z]' "/proc/$1/status"
 }
 
 # top_displays OUT: each display perf top printed in OUT, one a line:

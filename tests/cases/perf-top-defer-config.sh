@@ -16,7 +16,10 @@ export HOME=$PWD
 grep -q "record-mode = fp,defer" .perfconfig || fail "perf config wrote: $(cat .perfconfig)"
 "$deep" 150 100000000 16 > /dev/null &
 pid=$!
-# system-wide, as perf top -g is run most: one ring buffer per CPU, read in rounds
-top_run top.out 10 -d 1 -E 20 --no-children -e cpu-clock -g -U --comms deep
+# system-wide, as perf top -g is run most: one ring buffer per CPU, read in rounds;
+# 1000 samples a second and a refresh every 2 s, for perf top to keep up under TCG
+# (each CPU's samples, idle included, resolved with their callchains; what comes more
+# than a refresh delay late is dropped)
+top_run top.out 10 -d 2 -F 1000 -E 20 --no-children -e cpu-clock -g -U --comms deep
 kill $pid
 top_expect_deep top.out

@@ -527,7 +527,10 @@ static void test_many_fdes(void)
 	report("binary_search_3000_fdes_log_reads", ok, "%s", why);
 }
 
-/* Sections with no FDE, an FDE without FREs, an empty function */
+/*
+ * Sections with no FDE or no FRE (refused: they describe nothing), an FDE
+ * without FREs beside one with, an empty function
+ */
 static void test_empty_things(void)
 {
 	struct sframe_frame fr;
@@ -537,14 +540,23 @@ static void test_empty_things(void)
 
 	sb_init(&s, 2, 0, g_fdes);
 	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
-	expect_ret("no_fdes_validate", 0, validate_img(g_img, l.len));
-	expect_ret("no_fdes_find", -ENOENT, find_img(g_img, l.len, F0, &fr));
+	expect_ret("no_fdes_validate", -EINVAL, validate_img(g_img, l.len));
+	expect_ret("no_fdes_find", -EINVAL, find_img(g_img, l.len, F0, &fr));
 
 	sb_init(&s, 2, 0, g_fdes);
 	sb_add_fde(&s, F0, 0x10, 0);
 	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+	expect_ret("no_fres_validate", -EINVAL, validate_img(g_img, l.len));
+	expect_ret("no_fres_find", -EINVAL, find_img(g_img, l.len, F0 + 1, &fr));
+
+	sb_init(&s, 2, 0, g_fdes);
+	sb_add_fde(&s, F0, 0x10, 0);
+	f = sb_add_fde(&s, F0 + 0x10, 0x10, 0);
+	sb_add_fre(f, 0, 1, 8, 0);
+	l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
 	expect_ret("fde_without_fres_validate", 0, validate_img(g_img, l.len));
 	expect_ret("fde_without_fres_find", -ENOENT, find_img(g_img, l.len, F0 + 1, &fr));
+	expect_ret("fde_without_fres_next_find", 0, find_img(g_img, l.len, F0 + 0x10, &fr));
 
 	sb_init(&s, 2, 0, g_fdes);
 	sb_add_fde(&s, F0, 0, 0);
@@ -619,6 +631,10 @@ static void test_bad_headers(void)
 		{ "num_fdes_one_too_many", 2, 8, F_U32, (len - SB_HDR_SIZE) / 20 + 1 },
 		{ "num_fres_more_than_fre_area", 2, 12, F_U32, fre_len / 2 + 1 },
 		{ "num_fres_huge", 2, 12, F_U32, 0xffffffff },
+		{ "num_fdes_0", 2, 8, F_U32, 0 },
+		{ "num_fres_0", 2, 12, F_U32, 0 },
+		{ "v3_num_fdes_0", 3, 8, F_U32, 0 },
+		{ "v3_num_fres_0", 3, 12, F_U32, 0 },
 		{ "fre_len_one_too_many", 2, 16, F_U32, fre_len + 1 },
 		{ "fre_len_huge", 2, 16, F_U32, 0xffffffff },
 		{ "fdeoff_outside", 2, 20, F_U32, len },
@@ -1483,7 +1499,7 @@ static void test_fre_area_shrink(void)
 		int want = fre_len == full ? 0 : -EINVAL, got;
 
 		memcpy(img, g_img, len);
-		sb_put32(img + 12, 0);	/* num_fres: keep init from refusing early */
+		sb_put32(img + 12, 1);	/* num_fres: keep init from refusing early */
 		sb_put32(img + 16, fre_len);
 		if (run_all(img, len, why, sizeof(why))) {
 			ok = 0;
