@@ -149,27 +149,66 @@ FNR == NR { next }
 # raw.txt: "W M key=value...", "W M n/a REASON", "#note W M TEXT"
 $1 == "#note" {
 	t = $0; sub(/^#note [^ ]+ [^ ]+ /, "", t)
-	if (($2, $3) in note)
+	if (($2, $3) in note) {
+		# the same note from another round of a repeated run
+		if (index("; " note[$2, $3] "; ", "; " t "; "))
+			next
 		t = note[$2, $3] "; " t
+	}
 	note[$2, $3] = t
 	next
 }
+# A workload and mode run more than once (REPEAT in bench/run-guest.sh): each number is
+# the median of its runs (the middle one, the lower of the two for an even count)
 {
-	rw[++nruns] = $1; rm[nruns] = $2
+	if (!(($1, $2) in seenr)) {
+		seenr[$1, $2] = 1
+		rw[++nruns] = $1; rm[nruns] = $2
+	}
 	if (!($1 in seenw)) { seenw[$1] = 1; W[++nw] = $1; workloads = workloads " " $1 }
 	if ($3 == "n/a") {
 		t = $0; sub(/^[^ ]+ [^ ]+ n\/a /, "", t)
+		if (($1, $2) in note)
+			t = note[$1, $2] "; " t
 		note[$1, $2] = t
 		next
 	}
 	ran[$1, $2] = 1
+	k = ++rounds[$1, $2]
 	for (i = 3; i <= NF; i++) {
 		split($i, kv, "=")
-		V[$1, $2, kv[1]] = kv[2]
+		if (k == 1)
+			keys[$1, $2] = keys[$1, $2] " " kv[1]
+		R[$1, $2, kv[1], k] = kv[2]
 	}
 }
 
+function median(w, m, key,    n, i, j, a, x) {
+	n = rounds[w, m]
+	for (i = 1; i <= n; i++) {
+		x = R[w, m, key, i]
+		for (j = i - 1; j >= 1 && a[j] + 0 > x + 0; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = x
+	}
+	return a[int((n + 1) / 2)]
+}
+
 END {
+	for (i = 1; i <= nruns; i++) {
+		w = rw[i]; m = rm[i]
+		if (!((w, m) in ran))
+			continue
+		nk = split(keys[w, m], K, " ")
+		for (j = 1; j <= nk; j++)
+			V[w, m, K[j]] = median(w, m, K[j])
+		if (rounds[w, m] > 1) {
+			t = "each number the median of " rounds[w, m] " runs"
+			if ((w, m) in note)
+				t = note[w, m] "; " t
+			note[w, m] = t
+		}
+	}
 	for (i = 1; i <= nruns; i++)
 		figures(rw[i], rm[i])
 

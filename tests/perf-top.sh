@@ -21,7 +21,8 @@ top_run() {
 		sleep 0.5
 		t=$((t + 1))
 	done
-	sleep "$secs"
+	[ $t -lt 120 ] || echo "perf top counted no sample in 60 s"
+	top_alive $top_pid && sleep "$secs"
 	top_alive $top_pid || fail "perf top $* ended by itself: $(tail -n 3 "$out.err")"
 	kill -INT $top_pid
 	wait $top_pid
@@ -133,9 +134,10 @@ top_user_paths() {
 }
 
 # top_getppid_paths PATHS: the top_user_paths lines of PATHS of samples in getppid()
-# (x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns, pid_nr_ns, do_syscall_64 only)
-# whose kernel entry is one of these functions, as "PATH<tab>ENTRY" with the entry's
-# full name: perf top cuts its symbol column to the widest of the first -E entries,
+# (kernel frames among x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns, pid_nr_ns
+# and do_syscall_64) whose kernel entry is one of the first four, as "PATH<tab>ENTRY"
+# with the entry's full name: perf top cuts its symbol column to the widest of the
+# first -E entries,
 # filtered ones (other comms) included, so a name may come cut (at least 8 characters
 # are kept here). Samples in getppid() are taken before the entry's user stack is
 # unwound, and always get it deferred; samples later in the entry, on the way out (e.g.

@@ -21,8 +21,9 @@ cat pipe.data | "$PERF" report --stdio -i - > pipe-report.txt 2>&1 || fail "perf
 cmp -s file-report.txt pipe-report.txt || fail "perf report output differs between the file and the pipe"
 # the header rounds from 1001 on ("1K"): perf report's sample column, summed, is exact
 samples=$(grep -c "cpu-clock:" file.txt)
-reported=$(cat pipe.data | "$PERF" report --stdio -i - --no-children -n -g none -s comm -q 2>&1 |
-	awk '$1 ~ /%$/ { n += $2 } END { print n + 0 }')
+cat pipe.data | "$PERF" report --stdio -i - --no-children -n -g none -s comm -q \
+	> count.txt 2> count.err || fail "perf report -n failed: $(tail -n 1 count.err)"
+reported=$(awk '$1 ~ /%$/ { n += $2 } END { print n + 0 }' count.txt)
 echo "samples: perf script $samples, perf report $reported"
 [ "$reported" = "$samples" ] || fail "perf report counts $reported samples, perf script $samples"
 # perf report's graph (children, caller order) of deep's read of /dev/zero: main, then

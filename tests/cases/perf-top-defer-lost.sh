@@ -10,11 +10,11 @@ deep=$(bench_deep) || fail "cannot build bench/deep"
 mkfifo keys
 "$deep" 150 100000000 16 > /dev/null &
 pid=$!
-# every branch of the graphs (threshold 0) and 20 entries, as in perf-top-defer.sh;
+# every callchain on its own, kernel entries only, 20 of them, as in perf-top-defer.sh;
 # -d 5: perf top drops samples more than a refresh delay behind the newest, and those
 # before the stop must not be dropped
 COLUMNS=400 LINES=60 "$PERF" top --stdio -v -d 5 -E 20 --no-children -e cpu-clock -m 1 \
-	--call-graph fp,defer,graph,0 -p $pid <> keys > top.out 2> top.out.err &
+	-U --call-graph fp,defer,flat,0 -p $pid <> keys > top.out 2> top.out.err &
 top=$!
 sleep 4
 kill -STOP $top

@@ -11,10 +11,11 @@
 deep=$(bench_deep) || fail "cannot build bench/deep"
 "$deep" 150 100000000 16 > /dev/null &
 pid=$!
-# every branch of the graphs (threshold 0) and 20 entries: getppid()'s functions come at
-# ~1% of deep's samples, among the functions of the way out (deferred unwinding, rseq)
-top_run top.out 10 -d 1 -E 20 --no-children -e cpu-clock --call-graph fp,defer,graph,0 -p $pid
-top_run g.out 10 -d 1 -E 20 --no-children -e cpu-clock --call-graph fp,graph,0 -p $pid
+# every callchain on its own (flat, threshold 0: in a graph a cut chain would merge
+# into the whole one), kernel entries only (-U), 20 of them: getppid()'s functions come
+# at ~1% of deep's samples, among the functions of the way out (deferred unwinding, rseq)
+top_run top.out 10 -d 1 -E 20 --no-children -e cpu-clock -U --call-graph fp,defer,flat,0 -p $pid
+top_run g.out 10 -d 1 -E 20 --no-children -e cpu-clock -U --call-graph fp,flat,0 -p $pid
 kill $pid
 top_expect_deep top.out
 top_graphs g.out > g-graphs.txt

@@ -528,8 +528,8 @@ static void test_many_fdes(void)
 }
 
 /*
- * Sections with no FDE or no FRE (refused: they describe nothing), an FDE
- * without FREs beside one with, an empty function
+ * Sections with no FDE or (before version 3) no FRE, refused: they describe
+ * nothing; an FDE without FREs beside one with, an empty function
  */
 static void test_empty_things(void)
 {
@@ -634,7 +634,6 @@ static void test_bad_headers(void)
 		{ "num_fdes_0", 2, 8, F_U32, 0 },
 		{ "num_fres_0", 2, 12, F_U32, 0 },
 		{ "v3_num_fdes_0", 3, 8, F_U32, 0 },
-		{ "v3_num_fres_0", 3, 12, F_U32, 0 },
 		{ "fre_len_one_too_many", 2, 16, F_U32, fre_len + 1 },
 		{ "fre_len_huge", 2, 16, F_U32, 0xffffffff },
 		{ "fdeoff_outside", 2, 20, F_U32, len },
@@ -911,6 +910,21 @@ static void test_v3_fdes(void)
 	f1.nfres = 0;
 	l = v3_pair(&f1, 0);
 	expect_outermost("v3_signal_flex_fde_find", g_img, l.len, F1 + 5);
+
+	/* A section of FDEs without FREs only (num_fres 0) is one in version 3 */
+	{
+		struct sb_section s;
+		struct sb_fde *f;
+
+		sb_init(&s, 3, SB_PCREL, g_fdes);
+		f = sb_add_fde(&s, F0, 0x10, 0);
+		f->signal = 1;
+		sb_add_fde(&s, F1, 0x10, 0);
+		l = sb_build(&s, SEC_BASE, g_img, IMG_MAX);
+		expect_outermost("v3_no_fres_signal_find", g_img, l.len, F0 + 1);
+		expect_outermost("v3_no_fres_default_find", g_img, l.len, F1 + 1);
+		expect_ret("v3_no_fres_validate", 0, validate_img(g_img, l.len));
+	}
 
 	/* A flexible FDE without FREs says nothing */
 	f1 = (struct sb_fde){ .type = 1 };
