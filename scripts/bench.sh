@@ -3,8 +3,9 @@
 # time), run bench/run-guest.sh there (every workload in every mode, raw numbers in
 # build/bench/raw.txt), then write the report (scripts/bench-report.sh).
 # Usage: bench.sh [FLAVOUR]   (default: default; the kernel is build/kernel-FLAVOUR)
-# Settings: BENCH_WORKLOADS, BENCH_MODES (subsets, space separated), VM_TIMEOUT,
-# BENCH_OUT (the output directory, default build/bench).
+# Settings: BENCH_WORKLOADS, BENCH_MODES (subsets, space separated), BENCH_REPEAT (rounds
+# of fault's runs, bench/run-guest.sh), VM_TIMEOUT, BENCH_OUT (the output directory,
+# default build/bench).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${1:-default}
@@ -21,6 +22,7 @@ rc=0
 "$top/scripts/vm.sh" -i -k "$kdir/arch/x86/boot/bzImage" -o "$out" -t "${VM_TIMEOUT:-2400}" \
 	-- env TOP="$top" SFRAME="$sframe" \
 	${BENCH_WORKLOADS:+WORKLOADS="$BENCH_WORKLOADS"} ${BENCH_MODES:+MODES="$BENCH_MODES"} \
+	${BENCH_REPEAT:+REPEAT="$BENCH_REPEAT"} \
 	sh "$top/bench/run-guest.sh" > "$out/vm.log" 2>&1 || rc=$?
 echo "bench: VM run took $(($(date +%s) - start)) s (host time)"
 if [ $rc -ne 0 ]; then
