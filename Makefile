@@ -52,7 +52,8 @@ help:
 	@echo '          SERIES=base..HEAD (the commits series-check builds),'
 	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds,'
 	@echo '          BENCH_WORKLOADS="deep zero fault compute threads deep-32",'
-	@echo '          BENCH_MODES="none sfnone fp defer dwarf sframe" (subsets)'
+	@echo '          BENCH_MODES="none sfnone fp defer dwarf sframe" (subsets),'
+	@echo '          BENCH_REPEAT=3 (rounds of fault'"'"'s none, fp and defer runs)'
 
 deps:
 	@scripts/deps.sh $(LINUX_SOURCE_VERSION)
