@@ -194,9 +194,9 @@ done
 # without sampling, with -g and with fp,defer go on, in turn, for REPEAT rounds in all,
 # and the report takes the median of each number
 i=1
+case " $WORKLOADS " in *" fault "*) ;; *) i=$REPEAT ;; esac
 while [ $i -lt "$REPEAT" ]; do
 	for m in none fp defer; do
-		case " $WORKLOADS " in *" fault "*) ;; *) continue ;; esac
 		case " $MODES " in *" $m "*) run fault "$m" $((i + 1)) ;; esac
 	done
 	i=$((i + 1))
