@@ -4,7 +4,8 @@
 # The .config is tinyconfig plus config/default.config (plus config/debug.config for
 # "debug"); it is only rewritten when its content changes, so rebuilds stay incremental.
 # KERNEL_TREE and KERNEL_OUT build another source tree into another directory
-# (scripts/series-check.sh builds each commit of the series that way).
+# (scripts/series-check.sh builds each commit of the series that way);
+# KERNEL_TARGETS builds other make targets than bzImage (objects, directories).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${1:-default}
@@ -29,6 +30,8 @@ missing=$(grep -h '^CONFIG_[A-Z0-9_]*=[ym]' "${frags[@]}" | while IFS='=' read -
 	grep -qx "$k=$v" "$out/.config" || echo "$k"; done | tr '\n' ' ')
 [ -z "$missing" ] || echo "build-kernel: not set in $flavour (unknown or unmet dependency): $missing"
 
-echo "build-kernel: building $flavour kernel in $out"
-"${kmake[@]}" bzImage
-echo "build-kernel: $out/arch/x86/boot/bzImage"
+targets=${KERNEL_TARGETS:-bzImage}
+echo "build-kernel: building $flavour kernel ($targets) in $out"
+# shellcheck disable=SC2086 # a list of targets
+"${kmake[@]}" $targets
+[ -n "${KERNEL_TARGETS:-}" ] || echo "build-kernel: $out/arch/x86/boot/bzImage"

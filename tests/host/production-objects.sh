@@ -1,0 +1,41 @@
+# A production kernel (config/production.config: no CONFIG_UNWIND_DEFERRED_TEST) carries
+# nothing that only the test interface uses: no statistics counters (global atomics the
+# registry would write at every exec and munmap, per-CPU walk counters), no test hooks or
+# static key on the exit to user space, no test functions. Builds the unwinder's objects
+# and their callers with that config, lists their symbols (defined and referenced) with
+# nm, and checks the same names in the test kernel (build/kernel-default), so that a
+# rename cannot make this pass by finding nothing anywhere.
+# timeout: 1500
+. "$TOP/tests/lib.sh"
+out=$TOP/build/kernel-production
+test_kernel=$TOP/build/kernel-default
+# the objects: the unwinder, the exit to user space, perf, exec and munmap
+objs="kernel/unwind/deferred.o kernel/unwind/user.o kernel/unwind/sframe.o kernel/entry/common.o
+	kernel/events/core.o fs/exec.o mm/mmap.o mm/vma.o"
+# what only tests use: statistics, test points and their static key, test functions
+pattern='sframe_stats|unwind_stats|unwind_deferred_test|sframe_test_|unwind_deferred_nr_|sframe_nr_entries'
+
+[ -f "$test_kernel/kernel/unwind/sframe.o" ] || skip "no test kernel built in $test_kernel"
+KERNEL_OUT=$out KERNEL_TARGETS="$(echo $objs)" "$TOP/scripts/build-kernel.sh" production ||
+	fail "the production objects did not build"
+grep -qx 'CONFIG_UNWIND_DEFERRED_TEST=y' "$out/.config" && fail "production config has the test interface"
+grep -qx 'CONFIG_UNWIND_USER_SFRAME=y' "$out/.config" || fail "production config has no SFrame"
+
+symbols() { # DIR: "OBJECT SYMBOL" of every symbol matching $pattern in $objs under DIR
+	for o in $objs; do
+		nm "$1/$o" | awk -v o="$o" -v p="$pattern" '$NF ~ p { print o, $NF }'
+	done
+}
+found=$(symbols "$out")
+echo "production ($out):"
+echo "${found:-  none}"
+control=$(symbols "$test_kernel")
+echo "test kernel ($test_kernel):"
+echo "$control"
+[ -z "$found" ] || fail "test-only symbols in production objects: $(echo "$found" | tr '\n' ' ')"
+# the test kernel has each kind: the counters, the exit path's static key, test functions
+for want in 'kernel/unwind/sframe.o sframe_stats' 'kernel/unwind/deferred.o unwind_stats' \
+	'kernel/entry/common.o unwind_deferred_test_key' 'kernel/unwind/sframe.o sframe_test_ctl'; do
+	echo "$control" | grep -qx "$want" || fail "control: '$want' not in the test kernel's objects"
+done
+echo "PASS: no test symbol in $(echo $objs | wc -w) production objects ($(echo "$control" | wc -l) in the test kernel's)"
