@@ -26,7 +26,9 @@ cmp -s "$out/.config.new" "$out/.config" || { echo "build-kernel: $flavour .conf
 rm -f "$out/.config.new" "$out/.config.new.old"
 
 # Say which requested options did not stick (unknown on this tree, or unmet dependencies).
-missing=$(grep -h '^CONFIG_[A-Z0-9_]*=[ym]' "${frags[@]}" | while IFS='=' read -r k v; do
+# (the last assignment of each option counts, as for the merge)
+missing=$(grep -h '^CONFIG_[A-Z0-9_]*=' "${frags[@]}" | awk -F= '{ v[$1] = $2 } END { for (k in v) print k "=" v[k] }' |
+	grep '=[ym]$' | while IFS='=' read -r k v; do
 	grep -qx "$k=$v" "$out/.config" || echo "$k"; done | tr '\n' ' ')
 [ -z "$missing" ] || echo "build-kernel: not set in $flavour (unknown or unmet dependency): $missing"
 
