@@ -9,7 +9,8 @@
 # The reader (kernel/unwind/sframe_reader.c) includes <linux/sframe_reader.h>.
 # Pointing -I at the kernel's include/ would drag in kernel headers, so the one
 # header is copied into $(SFRAME_OUT)/include/linux/ and only that directory
-# is added to the include path.
+# is added to the include path; the shared test cases are included from
+# kernel/unwind/ by quoted #include only (-iquote).
 
 sframe_saved_goal := $(.DEFAULT_GOAL)
 
@@ -22,6 +23,11 @@ SFRAME_SRC := $(TOP)/tests/sframe
 SFRAME_OUT := $(BUILD)/sframe-test
 SFRAME_READER := $(BUILD)/linux/kernel/unwind/sframe_reader.c
 SFRAME_READER_H := $(BUILD)/linux/include/linux/sframe_reader.h
+# The cases on hand-built sections and their builder, shared with the KUnit
+# suite of the reader (kernel/unwind/sframe_reader_kunit.c)
+SFRAME_KDIR := $(BUILD)/linux/kernel/unwind
+SFRAME_CASES := $(addprefix $(SFRAME_KDIR)/,sframe_test_build.c sframe_test_build.h \
+	sframe_reader_cases.h)
 SFRAME_HDR := $(SFRAME_OUT)/include/linux/sframe_reader.h
 SFRAME_CC ?= gcc
 SFRAME_CLANG ?= clang
@@ -35,7 +41,7 @@ SFRAME_SAMPLES := $(SFRAME_OUT)/sample_prog $(SFRAME_OUT)/libsample.so
 .PHONY: sframe-unit fuzz
 
 # The reader is the patched tree's: on a fresh clone, prepare the tree (make tree) first
-$(SFRAME_READER) $(SFRAME_READER_H) &:
+$(SFRAME_READER) $(SFRAME_READER_H) $(SFRAME_CASES) &:
 	$(MAKE) -C $(TOP) tree
 
 $(SFRAME_HDR): $(SFRAME_READER_H)
@@ -49,10 +55,10 @@ $(SFRAME_OUT)/sample_prog: $(SFRAME_SRC)/sample_prog.c $(SFRAME_SRC)/sample_asm.
 	$(SFRAME_CC) $(SFRAME_GSFRAME) $(filter %.c %.S,$^) -L$(@D) -lsample -o $@
 
 # The test program is built with SFrame too: it checks its own section
-$(SFRAME_OUT)/test_sframe: $(addprefix $(SFRAME_SRC)/,test_sframe.c sfbuild.c sfelf.c \
-		sfbuild.h sfelf.h fuzz_input.h) $(SFRAME_READER) $(SFRAME_HDR)
+$(SFRAME_OUT)/test_sframe: $(addprefix $(SFRAME_SRC)/,test_sframe.c sfelf.c sfelf.h \
+		fuzz_input.h) $(SFRAME_READER) $(SFRAME_CASES) $(SFRAME_HDR)
 	$(SFRAME_CC) -g -O1 $(WARN_CFLAGS) $(SFRAME_DEFS) $(SFRAME_SAN) $(GSFRAME) \
-		-I$(SFRAME_OUT)/include $(filter %.c,$^) -o $@
+		-I$(SFRAME_OUT)/include -iquote $(SFRAME_KDIR) $(filter %.c,$^) -o $@
 
 sframe-unit: $(SFRAME_OUT)/test_sframe $(SFRAME_SAMPLES)
 	cd $(SFRAME_OUT) && ./test_sframe $(SFRAME_SAMPLES) $(SFRAME_OUT)/test_sframe
