@@ -35,8 +35,8 @@ guest() {
 	# loop that, at kmemleak's cost per allocation under TCG, runs past ACPICA's 30 s loop
 	# timeout, and virtio gets no interrupt (boot hang); q35's _PRT is a static table.
 	case $f in
-	debug) timeout=2400 machine=q35 ;;
-	*) timeout=2400 machine=pc ;;
+	debug) timeout=3600 machine=q35 ;;
+	*) timeout=3600 machine=pc ;;
 	esac
 	VM_MACHINE=$machine \
 	"$top/scripts/vm.sh" -k "$top/build/kernel-$f/arch/x86/boot/bzImage" -o "$out" \

@@ -5,6 +5,7 @@
 # whole chain: the vDSO, libc's read, then the return addresses into vr_mid, vr_caller,
 # main and libc's start code. vr_leaf, the caller of the frameless libc read, is not in
 # it (no frame pointer walk can see it).
+# timeout: 900
 . "$TOP/tests/lib.sh"
 for mode in -g "--call-graph fp,defer"; do
 	record_exact "$mode" 'read_zero|rep_stos_alternative' "$BIN/vdso-32" chain 2000

@@ -7,6 +7,7 @@
 # frame: sg_raise's ret (a function without a frame, so the walk applies its topmost
 # frame rules there), its return into sg_spin, then vr_mid, vr_caller, main and libc's
 # start code. perf record -g (perf's own 32-bit walk) does not unwind signal frames.
+# timeout: 900
 . "$TOP/tests/lib.sh"
 for what in signal rt-signal; do
 	record_exact "--call-graph fp,defer" 'read_zero|rep_stos_alternative' \

@@ -5,6 +5,7 @@
 # whole user chain syscalls descend*151 main (150 frames of recursion; the kernel finds
 # the section at exec). Control: perf -g (frame pointers, which this build has not)
 # never gets to main.
+# timeout: 900
 . "$TOP/tests/lib.sh"
 WANT="syscalls descend*151 main"
 # Iterations of bench/deep and the sampling period (ns of CPU time): the debug kernel's
