@@ -100,7 +100,10 @@ $(BUILD)/tests/%-32: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)
 	gcc -m32 $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
 
+# The selftests come from the tree, which does not exist yet when a fresh clone's make
+# reads tests/prog/kselftest.mk: a second make, after `tree`, finds their sources.
 check: tree perf tests $(BENCH_BIN)/deep $(BENCH_BIN)/deep-sfv3 $(BENCH_BIN)/deep-sfv2 $(BUILD)/tsc-khz
+	@$(MAKE) --no-print-directory kselftest
 	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
 	@scripts/check.sh host $(FLAVOURS)
 

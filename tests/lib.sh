@@ -28,6 +28,13 @@ flavour() {
 	echo "${FLAVOUR:-default}"
 }
 
+# per_flavour DEFAULT DEBUG: the workload size for this kernel. The debug kernel's system
+# calls are several times slower, so a test's program makes as many samples there with
+# far fewer iterations; keeping its guest's run short keeps make check in CI's time.
+per_flavour() {
+	if [ "$(flavour)" = debug ]; then echo "$2"; else echo "$1"; fi
+}
+
 # perf_samples FILE...: `perf script` output as one line per sample, tab-separated: the
 # sample's first line, then its frames "ADDR SYM (DSO)" innermost first, SYM without
 # +0xOFFSET (tests/perf-samples.awk, the one parser of perf script output)

@@ -4,6 +4,5 @@
 # that write to it, and the deferred-callchain rules hold (tests/prog/pstress.c). The
 # kernel log is checked for splats by the harness.
 . "$TOP/tests/lib.sh"
-children=60
-[ "$(flavour)" = debug ] && children=24
+children=$(per_flavour 60 12)
 exec "$BIN/pstress" 1 $children

@@ -7,7 +7,7 @@
 [ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
 depth=300
 
-"$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o - -- "$BIN/deep" $depth 1500 \
+"$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o - -- "$BIN/deep" $depth 400 \
 	> pipe.data 2> record.err || fail "perf record -o - failed: $(tail -n 1 record.err)"
 ! grep -i "switching" record.err || fail "perf switched deferred callchains off"
 "$PERF" script -i pipe.data > file.txt 2> file.err || fail "perf script -i pipe.data failed"
@@ -50,7 +50,7 @@ cmp -s file.txt inject-b.txt || fail "perf script output differs after perf inje
 # perf script takes its time with 300-frame stacks under TCG, perf record waits for
 # the pipe meanwhile: a ring buffer the whole recording fits in, so that nothing is lost
 "$PERF" record -q -e cpu-clock -F 2000 -m 16M --call-graph fp,defer -o - -- \
-	"$BIN/deep" $depth 1500 2> live-record.err |
+	"$BIN/deep" $depth 400 2> live-record.err |
 	"$PERF" script -i - --show-lost-events > live.txt 2> live.err ||
 	fail "perf record -o - | perf script -i - failed: $(tail -n 1 live-record.err live.err)"
 echo "perf record -o - | perf script -i -:"

@@ -4,8 +4,7 @@
 # data for return addresses, without the LD_AUDIT helper): no user frame of any sample
 # lies in no mapping of the process (perf names its DSO [unknown]).
 . "$TOP/tests/lib.sh"
-calls=300000
-[ "$(flavour)" = debug ] && calls=30000
+calls=$(per_flavour 300000 5000)
 "$PERF" record -q -e cpu-clock -F 4000 --call-graph fp,defer -o perf.data -- \
 	"$BIN/sfconv/sfcall" $calls > out.txt 2> err.txt || fail "perf record failed: $(tail -n 1 err.txt)"
 "$PERF" script -i perf.data -F comm,ip,sym,dso > script.txt || fail "perf script failed"

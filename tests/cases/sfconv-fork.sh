@@ -10,8 +10,7 @@ export SFRAME_CACHE_DIR="$PWD/cache"
 SFRAME_AUDIT_DEBUG=1 LD_AUDIT="$TOP/build/sframe-conv/libsframe-audit.so" \
 	"$BIN/sfconv/sfcall" 1 > fill.txt 2>&1 || fail "$(tail -n 1 fill.txt)"
 before=$(sed -n 's/^sframe fork copied \([0-9]*\) .*/\1/p' "$ctl")
-calls=300000
-[ "$(flavour)" = debug ] && calls=30000
+calls=$(per_flavour 300000 8000)
 sfconv_record "$BIN/sfconv/sfcall" $calls fork
 after=$(sed -n 's/^sframe fork copied \([0-9]*\) .*/\1/p' "$ctl")
 echo "sections copied at fork: $((after - before))"

@@ -6,8 +6,7 @@ before=$(splats)
 if dmesg 2>/dev/null | grep -q KernelAddressSanitizer; then
 	export SF_NO_SLAB_CHECK="KASAN quarantine"
 fi
-# 1000 rounds on the debug kernel (CI time)
-rounds=3000
-[ "$(flavour)" = debug ] && rounds=1000
+# 300 rounds on the debug kernel (CI time)
+rounds=$(per_flavour 3000 300)
 "$BIN/sframe/sfchain" dlloop $rounds || exit 1
 no_new_splats "$before"

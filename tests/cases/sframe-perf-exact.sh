@@ -43,8 +43,7 @@ chain_exact() {
 	'"$FRAMES_AWK"
 }
 # the debug kernel runs 4x slower and takes 4x the samples: a quarter of the work there
-spins=3000
-[ "$(flavour)" = debug ] && spins=750
+spins=$(per_flavour 3000 750)
 for mode in fp,defer fp; do
 	"$PERF" record -q -e cpu-clock -c 50000 --call-graph "$mode" -o "$mode.data" "$prog" spin $spins \
 		> /dev/null || fail "perf record $mode failed"

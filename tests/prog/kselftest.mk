@@ -10,6 +10,8 @@
 #   sframe/sframe_prctl          PR_REGISTER_SFRAME, PR_UNREGISTER_SFRAME
 #   perf_events/deferred_callchain   defer_callchain, defer_output, the records
 # A selftest whose source the tree does not have is not built (its guest test fails).
+# The sources are looked for when make reads this file: `make check` runs `make
+# kselftest` again once the tree is there (a fresh clone has none at first).
 
 kselftest_saved_goal := $(.DEFAULT_GOAL)
 
