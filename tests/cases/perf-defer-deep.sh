@@ -7,7 +7,7 @@
 # to keep CI under an hour (2-3 minutes each on the debug kernel)
 [ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
 depth=300
-"$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/deep" $depth 1500 \
+"$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/deep" $depth 400 \
 	2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
 ! grep -i "switching" record.err || fail "perf switched deferred callchains off"
 "$PERF" script -i perf.data > script.txt || fail "perf script failed"
