@@ -282,6 +282,14 @@ record_exact() {
 	expect_exact "$r" 50 95
 }
 
+# sfconv_fill PROG: one run of PROG 1 with libsframe-audit.so, not recorded, that converts
+# its objects into $SFRAME_CACHE_DIR: the recorded runs then take every section from the
+# cache (the conversion, sampled, was most of a run's samples and time on the debug kernel)
+sfconv_fill() {
+	SFRAME_AUDIT_DEBUG=1 LD_AUDIT="$TOP/build/sframe-conv/libsframe-audit.so" \
+		"$1" 1 > fill.txt 2>&1 || fail "$(tail -n 1 fill.txt)"
+}
+
 # sfconv_record PROG ARG...: perf record --call-graph fp,defer of PROG, once with
 # libsframe-audit.so (files audit.out, .err, .txt: perf script) and once without (plain.*)
 sfconv_record() {

@@ -2,7 +2,7 @@
 # every sample in the read of /dev/zero (as in perf-record-g) shows kernel frames, then
 # func_c, func_b, func_a, main.
 . "$TOP/tests/lib.sh"
-"$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" "$(per_flavour 400 100)" \
+"$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" "$(per_flavour 400 30)" \
 	2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
 ! grep -i "switching" record.err || fail "perf switched deferred callchains off"
 "$PERF" evlist -v -i perf.data > evlist.txt

@@ -8,5 +8,5 @@
 # timeout: 900
 . "$TOP/tests/lib.sh"
 for mode in -g "--call-graph fp,defer"; do
-	record_exact "$mode" 'read_zero|rep_stos_alternative' "$BIN/vdso-32" chain "$(per_flavour 2000 200)"
+	record_exact "$mode" 'read_zero|rep_stos_alternative' "$BIN/vdso-32" chain "$(per_flavour 2000 40)"
 done

@@ -11,5 +11,5 @@
 . "$TOP/tests/lib.sh"
 for what in signal rt-signal; do
 	record_exact "--call-graph fp,defer" 'read_zero|rep_stos_alternative' \
-		"$BIN/vdso-32" $what "$(per_flavour 2000 200)"
+		"$BIN/vdso-32" $what "$(per_flavour 2000 40)"
 done

@@ -7,10 +7,9 @@
 . "$TOP/tests/lib.sh"
 ctl=/sys/kernel/debug/unwind_deferred_test/ctl
 export SFRAME_CACHE_DIR="$PWD/cache"
-SFRAME_AUDIT_DEBUG=1 LD_AUDIT="$TOP/build/sframe-conv/libsframe-audit.so" \
-	"$BIN/sfconv/sfcall" 1 > fill.txt 2>&1 || fail "$(tail -n 1 fill.txt)"
+sfconv_fill "$BIN/sfconv/sfcall"
 before=$(sed -n 's/^sframe fork copied \([0-9]*\) .*/\1/p' "$ctl")
-calls=$(per_flavour 300000 8000)
+calls=$(per_flavour 300000 3000)
 sfconv_record "$BIN/sfconv/sfcall" $calls fork
 after=$(sed -n 's/^sframe fork copied \([0-9]*\) .*/\1/p' "$ctl")
 echo "sections copied at fork: $((after - before))"

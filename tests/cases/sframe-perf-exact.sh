@@ -44,7 +44,7 @@ chain_exact() {
 }
 # some 6000 samples checked, 1800 in the task work (the debug kernel: 4x slower, 4x the
 # samples, a third of the work there)
-spins=$(per_flavour 300 100)
+spins=$(per_flavour 300 60)
 for mode in fp,defer fp; do
 	"$PERF" record -q -e cpu-clock -c 50000 --call-graph "$mode" -o "$mode.data" "$prog" spin $spins \
 		> /dev/null || fail "perf record $mode failed"

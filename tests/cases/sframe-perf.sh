@@ -4,7 +4,7 @@
 . "$TOP/tests/lib.sh"
 prog=$BIN/sframe/sfchain
 for mode in fp,defer fp; do
-	"$PERF" record -q -e cpu-clock -F 4000 --call-graph "$mode" -o "$mode.data" "$prog" spin 1500 \
+	"$PERF" record -q -e cpu-clock -F 4000 --call-graph "$mode" -o "$mode.data" "$prog" spin "$(per_flavour 1500 300)" \
 		> /dev/null || fail "perf record $mode failed"
 	"$PERF" script -i "$mode.data" -F comm,tid,ip,sym > "$mode.txt" || fail "perf script $mode failed"
 done
