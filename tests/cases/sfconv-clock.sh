@@ -8,6 +8,6 @@
 . "$TOP/tests/lib.sh"
 export SFRAME_CACHE_DIR="$PWD/cache"
 sfconv_fill "$BIN/sfconv/sfclock"
-sfconv_record "$BIN/sfconv/sfclock" "$(per_flavour 1000000 200000)"
+sfconv_record "$BIN/sfconv/sfclock" "$(per_flavour 1000000 600000)"
 sfconv_said '\[vdso\]: registered' 'libc.so.6: registered' '\[program\]: registered'
 sfconv_verdict sfclock 0

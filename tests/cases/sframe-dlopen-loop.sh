@@ -1,4 +1,4 @@
-# SFrame: dlclose/dlopen of two libraries at changing addresses, 3000 times (debug: 1000): the exact
+# SFrame: dlclose/dlopen of two libraries at changing addresses, 3000 times (debug: 300): the exact
 # chain every time (no stale sections), no registry entry or slab memory left behind
 . "$TOP/tests/lib.sh"
 before=$(splats)

@@ -42,9 +42,9 @@ chain_exact() {
 	END { printf "checked=%d taskwork=%d bad=%d other=%d\n", checked, taskwork, bad, other }
 	'"$FRAMES_AWK"
 }
-# some 6000 samples checked, 1800 in the task work (the debug kernel: 4x slower, 4x the
-# samples, a third of the work there)
-spins=$(per_flavour 300 60)
+# some 6000 samples checked, 1800 in the task work (the debug kernel, 4x slower: 1600
+# and 830 for a third of the work)
+spins=$(per_flavour 300 100)
 for mode in fp,defer fp; do
 	"$PERF" record -q -e cpu-clock -c 50000 --call-graph "$mode" -o "$mode.data" "$prog" spin $spins \
 		> /dev/null || fail "perf record $mode failed"
