@@ -88,6 +88,17 @@ static inline __attribute__((unused)) unsigned long fake_frames(unsigned long *f
 #include <unistd.h>
 
 /*
+ * The debug kernel (tests/run.sh runs with FLAVOUR=debug there): its system calls
+ * are several times slower, and a loop that only repeats a case may repeat it less.
+ */
+static __attribute__((unused)) int debug_kernel(void)
+{
+	const char *flavour = getenv("FLAVOUR");
+
+	return flavour && !strcmp(flavour, "debug");
+}
+
+/*
  * Read up to max hex addresses " %lx %lx ..." from the test interface's line
  * (kernel/unwind/test.c) into ips; returns how many were read.
  */
