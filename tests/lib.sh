@@ -28,6 +28,13 @@ flavour() {
 	echo "${FLAVOUR:-default}"
 }
 
+# default_kernel_only WHAT: skip this test on other kernels than the default one (the
+# tests of user-space tools, whose kernel paths the other tests take on every kernel;
+# the README lists them)
+default_kernel_only() {
+	[ "$(flavour)" = default ] || skip "$1: the default kernel only"
+}
+
 # per_flavour DEFAULT DEBUG: the workload size for this kernel. The debug kernel's system
 # calls are several times slower, so a test's program makes as many samples there with
 # far fewer iterations; keeping its guest's run short keeps make check in CI's time.

@@ -3,7 +3,7 @@
 # each cookie of the chain's reads has its stack, with the addresses of its frames.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/ftrace.sh"
-[ "$(flavour)" = default ] || skip "trace-cmd test: the default kernel only"
+default_kernel_only "trace-cmd test"
 command -v trace-cmd > /dev/null || skip "no trace-cmd"
 [ -f "$TRACEFS/events/ftrace/user_unwind_stack/format" ] || fail "no user_unwind_stack format"
 cat "$TRACEFS/events/ftrace/user_unwind_cookie/format" "$TRACEFS/events/ftrace/user_unwind_stack/format"

@@ -3,7 +3,7 @@
 # tests/prog/chain's exact user chain under its read of /dev/zero in perf script.
 # perf record --call-graph fp on the command line overrides it.
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 export HOME=$PWD
 "$PERF" config --user call-graph.record-mode=fp,defer || fail "perf config failed"
 "$PERF" record -q -e cpu-clock -F 2000 -g -o perf.data "$BIN/chain" 200 2> record.err ||

@@ -5,7 +5,7 @@
 . "$TOP/tests/lib.sh"
 # perf tools behaviour (the kernel paths are covered by other tests): the default kernel only,
 # to keep CI under an hour (2-3 minutes each on the debug kernel)
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 depth=300
 "$PERF" record -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/deep" $depth 400 \
 	2> record.err || fail "perf record failed: $(tail -n 1 record.err)"

@@ -3,7 +3,7 @@
 # the header records THREAD_MAP, CPU_MAP, FINISHED_INIT as unhandled in any file:
 # there must be no more of those than in a file recorded with -g).
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" 200 ||
 	fail "perf record failed"
 "$PERF" inject -i perf.data -o inj.data || fail "perf inject failed"

@@ -2,7 +2,7 @@
 # finds exactly one frame: such samples show that one frame after merging (a merged
 # user part of one frame must not be taken for a marker and a cookie).
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" spin 200000000 \
 	> /dev/null || fail "perf record failed"
 "$PERF" script -i perf.data -F comm,ip,sym > script.txt || fail "perf script failed"

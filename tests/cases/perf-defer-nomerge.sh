@@ -1,7 +1,7 @@
 # perf script --no-merge-callchains shows the deferred records on their own; the number
 # of samples is the same with and without merging (nothing dropped or duplicated).
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o perf.data "$BIN/chain" 300 ||
 	fail "perf record failed"
 "$PERF" script -i perf.data -F comm,tid,time,event,ip,sym > merged.txt || fail "perf script failed"

@@ -4,7 +4,7 @@
 # frames of recurse, main); perf inject (and perf inject -b) in a pipe passes the
 # records on; and perf record piped straight into perf script merges as well.
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 depth=300
 
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -o - -- "$BIN/deep" $depth 400 \

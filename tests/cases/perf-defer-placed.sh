@@ -4,7 +4,7 @@
 # data for return addresses, without the LD_AUDIT helper): no user frame of any sample
 # lies in no mapping of the process (perf names its DSO [unknown]).
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 calls=300000
 "$PERF" record -q -e cpu-clock -F 4000 --call-graph fp,defer -o perf.data -- \
 	"$BIN/sfconv/sfcall" $calls > out.txt 2> err.txt || fail "perf record failed: $(tail -n 1 err.txt)"

@@ -2,7 +2,7 @@
 # the user callers of every kernel stack from main through ksys_read are
 # main;func_a;func_b;func_c.
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 for mode in fp fp,defer; do
 	"$PERF" record -q -e cpu-clock -F 2000 --call-graph "$mode" -o "$mode.data" "$BIN/chain" 300 ||
 		fail "perf record $mode failed"

@@ -3,7 +3,7 @@
 # (ksys_read, and read_zero or the clear_user() under it, in the kernel part; ld.so's
 # reads of libraries are not marked) shows kernel frames, then func_c, func_b, func_a, main.
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 "$PERF" record -q -e cpu-clock -F 2000 -g -o perf.data "$BIN/chain" 400 || fail "perf record failed"
 "$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt || fail "perf script failed"
 expect_chains "$(chain_report script.txt chain "$ZERO_READ" func_c func_b func_a main)" 20

@@ -8,7 +8,7 @@
 # Writes perf-test.results (number, result, seconds, description) to the log directory.
 # timeout: 1800
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "perf test runs on the default kernel only"
+default_kernel_only "perf test"
 tree=$TOP/build/linux/tools/perf
 expect=$TOP/tests/perf-test.expect
 [ -d "$tree/tests/shell" ] || skip "no perf source tree at $tree"

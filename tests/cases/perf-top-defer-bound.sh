@@ -6,7 +6,7 @@
 # record brings when the read returns (the refresh delay, 5 s, is not over by then).
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perf-top.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 mkfifo gate
 sh -c 'read x < gate; exec dd if=/dev/zero of=/dev/null bs=64M count=1' 2> dd.err &
 pid=$!

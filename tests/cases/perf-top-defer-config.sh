@@ -4,7 +4,7 @@
 # the call graph of each function of getppid() in perf top's last display.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perf-top.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 deep=$(bench_deep) || fail "cannot build bench/deep"
 export HOME=$PWD
 # Every callchain, whole: perf top's own samples (system-wide, under TCG) are most of

@@ -5,7 +5,7 @@
 # -v), and holds at most 4096 per thread.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perf-top.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 deep=$(bench_deep) || fail "cannot build bench/deep"
 mkfifo keys
 "$deep" 150 100000000 16 > /dev/null &

@@ -6,7 +6,7 @@
 # entry, in the display that counts it or the next one; the others with their user part.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perf-top.sh"
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 [ -d /sys/kernel/tracing/events/sched/sched_switch ] || skip "no sched:sched_switch tracepoint"
 mkfifo gate
 sh -c 'read x < gate; exec sleep 600' &

@@ -7,7 +7,7 @@
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/perf-top.sh"
 # perf tools behaviour: the default kernel only, to keep CI under an hour
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 deep=$(bench_deep) || fail "cannot build bench/deep"
 "$deep" 150 100000000 16 > /dev/null &
 pid=$!

@@ -8,7 +8,7 @@
 . "$TOP/tests/lib.sh"
 # perf tools behaviour (the kernel paths are covered by other tests): the default kernel only,
 # to keep CI under an hour (2-3 minutes each on the debug kernel)
-[ "$(flavour)" = default ] || skip "perf tools test: the default kernel only"
+default_kernel_only "perf tools test"
 # vdso_report SCRIPT KERNEL_SYM NAME: "samples=S vdso=V named=N" for the samples of
 # the program whose kernel part has KERNEL_SYM (any sample if empty): V of them have
 # a first user frame in the vDSO, N of those named NAME (an ERE; others are printed)

@@ -6,7 +6,7 @@
 # code, _start. The program, libc and the vDSO are all converted. Control: without the
 # helper the chain is not found.
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "converter test: the default kernel only"
+default_kernel_only "converter test"
 export SFRAME_CACHE_DIR="$PWD/cache"
 sfconv_fill "$BIN/sfconv/sfclock"
 sfconv_record "$BIN/sfconv/sfclock" 1000000

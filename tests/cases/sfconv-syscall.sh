@@ -6,7 +6,7 @@
 # >= 95% the whole chain: syscall sfc_leaf sfc_mid sfc_caller main, libc's start code,
 # _start. Control: without the helper the chain is not found.
 . "$TOP/tests/lib.sh"
-[ "$(flavour)" = default ] || skip "converter test: the default kernel only"
+default_kernel_only "converter test"
 export SFRAME_CACHE_DIR="$PWD/cache"
 # The first run fills the cache; the recorded one takes every section from it
 sfconv_fill "$BIN/sfconv/sfcall"

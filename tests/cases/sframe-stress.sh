@@ -5,6 +5,5 @@
 # above the user address limit in any user callchain or deferred record
 # (tests/prog/sframe/sfstress.c). 20 s; 10 s on the debug kernel.
 . "$TOP/tests/lib.sh"
-secs=20
-[ "$(flavour)" = debug ] && secs=10
+secs=$(per_flavour 20 10)
 exec "$BIN/sframe/sfstress" $secs

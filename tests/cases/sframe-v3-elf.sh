@@ -12,8 +12,7 @@ WANT="syscalls descend*151 main"
 # 1070 for 1000);
 # on the default kernel 2 kHz gave 8-28 samples in getppid() for 60000 (fewer the
 # faster the machine), 10 kHz 457-1026 (8000: 60-140, and 7x less perf script time)
-iters=8000 period=100000
-[ "$(flavour)" = debug ] && iters=150 period=500000
+iters=$(per_flavour 8000 150) period=$(per_flavour 100000 500000)
 for v in 3 2; do
 	bin=$TOP/build/bench/bin/deep-sfv$v
 	[ -x "$bin" ] || fail "no $bin (make check builds it)"
