@@ -28,7 +28,7 @@ include tools/sframe-conv/sframe-conv.mk
 export BENCH_WORKLOADS BENCH_MODES
 
 .PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check demo bench clean \
-	fuzz series-check churn
+	fuzz series-check churn bench-testcost
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
@@ -36,6 +36,8 @@ help:
 	@echo '              flame graphs of -g and fp,defer (build/demo/flamegraphs.png)'
 	@echo 'make bench    deferred vs immediate vs DWARF unwinding in the VM (-icount):'
 	@echo '              build/bench/results.md, .csv, chart.png (docs/bench.md)'
+	@echo 'make bench-testcost   instructions the test interface would cost exec and'
+	@echo '              system calls: default vs production kernel (-icount)'
 	@echo 'make tree     prepare build/linux (base + patches/series); RESET=1 re-applies'
 	@echo 'make export   write build/linux commits base..HEAD back to patches/'
 	@echo 'make series-check   build every commit of the series (default kernel; perf'
@@ -113,9 +115,12 @@ demo: demo-deps kernel perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
 bench: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
 	@scripts/bench.sh
 
+bench-testcost: kernel $(BENCH_BIN)/testcost
+	@scripts/bench-testcost.sh
+
 # Everything built or run under build/, but the tree (build/linux) and the flame graph
 # template fetched from npm (build/npm)
 clean:
 	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-* $(BUILD)/bench \
 		$(BUILD)/demo $(BUILD)/vm $(BUILD)/sframe-test $(BUILD)/series-check $(BUILD)/sframe-conv \
-		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.*
+		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.* $(BUILD)/bench-testcost

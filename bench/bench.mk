@@ -50,6 +50,11 @@ endef
 $(eval $(call bench_conv,3,-3))
 $(eval $(call bench_conv,2,-2))
 
+# make bench-testcost: static, with .sframe, so that each exec registers a section
+$(BENCH_BIN)/testcost: $(BENCH_SRC)/testcost.c $(BENCH_DEPS)
+	@mkdir -p $(@D)
+	gcc $(BENCH_SF_CFLAGS) -static -o $@ $<
+
 $(BENCH_BIN)/manyfre: $(BENCH_SRC)/manyfre.c $(BENCH_SRC)/manyfre.S $(BENCH_DEPS)
 	@mkdir -p $(@D)
 	gcc $(BENCH_SF_CFLAGS) -o $@ $(filter %.c %.S,$^)
