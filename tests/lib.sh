@@ -358,3 +358,40 @@ kselftest() {
 	no_new_splats "$before"
 	echo "all $cases cases passed"
 }
+
+# sfattach_start COPY: run COPY (a copy of sfattach) in the background, wait for the
+# chain it prints; sets pid and spec (its exact_chains SPECs) and adds pid to
+# sfattach_pids (for the test's trap to kill)
+sfattach_start() {
+	"$1" "$(per_flavour 20000 2000)" > "$1.out" 2>&1 &
+	pid=$!
+	sfattach_pids="${sfattach_pids:-} $pid"
+	i=0
+	while ! grep -q '^expect: ' "$1.out"; do
+		i=$((i + 1))
+		[ $i -le 300 ] || fail "$1 printed no chain: $(cat "$1.out")"
+		sleep 0.1
+	done
+	spec=$(sed -n 's/^expect: //p' "$1.out")
+}
+
+# sfattach_record NAME PID SPEC...: 1 s of the running process PID recorded with
+# --call-graph fp,defer (NAME.data, NAME.txt); its chains against SPEC (exact_chains)
+sfattach_record() {
+	name=$1 p=$2
+	shift 2
+	"$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -p $p -o $name.data \
+		-- sleep 1 > $name.out 2> $name.err || fail "perf record ($name) failed: $(tail -n 1 $name.err)"
+	"$PERF" script -i $name.data -F comm,tid,ip,sym > $name.txt 2> $name.serr ||
+		fail "perf script ($name) failed: $(tail -n 1 $name.serr)"
+	exact_chains $name.txt "$(ps -o comm= -p $p)" 1 "$@" 2> $name.bad
+	head -n 3 $name.bad >&2
+}
+
+# not_found REPORT: at least 20 samples checked and fewer than half complete (a chain
+# that SFrame must complete was not found)
+not_found() {
+	[ "$(field checked "$1")" -ge 20 ] || fail "too few samples to check: $1"
+	[ $(($(field complete "$1") * 2)) -lt "$(field checked "$1")" ] ||
+		fail "the chain was found: $1"
+}

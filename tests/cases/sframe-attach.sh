@@ -1,0 +1,64 @@
+# Sections attached to files (sframe-conv -a, PR_SFRAME_FILE) serve processes that are
+# already running, with no helper in their environment: sfattach (built
+# -fomit-frame-pointer, no SFrame) runs, calling getppid() through libc's syscall(), and
+# is recorded three times with perf -p and --call-graph fp,defer: before the attachment
+# the chain is not found (fewer than half of the samples complete); with the program's
+# and libc's files attached, every sample in the kernel shows frames of the real chain
+# only and >= 95% the whole chain (syscall, sfa_loop, main, libc's start code, _start);
+# after detaching them the chain is lost again. /proc/sframe_files lists both with their
+# bytes while attached, kernel.sframe_attach_bytes counts them (and is 0 once the
+# process is gone), and a user without CAP_SYS_ADMIN can neither attach nor detach.
+. "$TOP/tests/lib.sh"
+export SFRAME_CACHE_DIR="$PWD/cache"
+conv=$TOP/build/sframe-conv/sframe-conv
+libc=/lib/x86_64-linux-gnu/libc.so.6
+prog=$PWD/sfattach
+cp "$BIN/sfconv/sfattach" "$prog" || fail "no sfattach"
+# readable by the unprivileged user below (the test's directory is mktemp's, 0700)
+chmod 755 . "$prog"
+sfattach_start "$prog"
+echo "chain: $spec"
+trap 'kill $sfattach_pids 2> /dev/null; "$conv" -D "$prog" "$libc" > /dev/null 2>&1' EXIT
+
+r=$(sfattach_record before $pid $spec)
+echo "before: $r"
+not_found "$r"
+
+unprivileged() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		env SFRAME_CACHE_DIR= "$@" > eperm.out 2>&1 && fail "an unprivileged user could: $*"
+	grep -q 'Operation not permitted' eperm.out || fail "unprivileged $*: $(cat eperm.out)"
+}
+unprivileged "$conv" -a "$prog"
+
+"$conv" -a "$prog" "$libc" > attach.out 2>&1 || fail "sframe-conv -a failed: $(cat attach.out)"
+cat attach.out
+[ "$(grep -c ': attached,' attach.out)" = 2 ] || fail "expected two files attached"
+cat /proc/sframe_files
+bytes=$(awk '{ s += $1 } END { print s + 0 }' /proc/sframe_files)
+[ "$(grep -c ' ok ' /proc/sframe_files)" = 2 ] || fail "expected 2 attachments listed ok"
+[ "$(cat /proc/sys/kernel/sframe_attach_bytes)" = "$bytes" ] ||
+	fail "sframe_attach_bytes $(cat /proc/sys/kernel/sframe_attach_bytes), listed $bytes"
+unprivileged "$conv" -D "$prog"
+
+r=$(sfattach_record attached $pid $spec)
+echo "attached: $r"
+expect_exact "$r" 50 95
+
+"$conv" -D "$prog" "$libc" || fail "sframe-conv -D failed"
+[ ! -s /proc/sframe_files ] || fail "still listed after detach: $(cat /proc/sframe_files)"
+r=$(sfattach_record detached $pid $spec)
+echo "detached: $r"
+not_found "$r"
+
+# The copies go when nothing uses them: the program's entries were dropped at its first
+# lookup after the detach; its exit drops the rest
+kill $pid
+wait $pid 2> /dev/null
+i=0
+while [ "$(cat /proc/sys/kernel/sframe_attach_bytes)" != 0 ]; do
+	i=$((i + 1))
+	[ $i -le 50 ] || fail "sframe_attach_bytes $(cat /proc/sys/kernel/sframe_attach_bytes) after detach and exit"
+	sleep 0.1
+done
+echo "PASS: complete only while attached; listed, counted and freed"
