@@ -228,7 +228,8 @@ static void test_limit(void)
 				-1, 0);
 		tiny_section(pages[n] + 64, pages[n]);
 		mprotect(pages[n], 4096, PROT_READ | PROT_EXEC);
-		a = (struct prctl_sframe){ (uint64_t)pages[n] + 64, 51, (uint64_t)pages[n], 16, 0 };
+		a = (struct prctl_sframe){ .sframe_start = (uint64_t)pages[n] + 64, .sframe_size = 51,
+					   .text_start = (uint64_t)pages[n], .text_size = 16 };
 		ret = reg(&a, sizeof(a), 0);
 		if (ret)
 			break;
@@ -271,8 +272,9 @@ int main(void)
 	      "without a section, frame pointers go on to %s", s.t[0].nr >= 2 ? sym(s.t[0].ips[1]) : "-");
 	e0 = entries();
 	test_errors(&l);
-	check(reg(&(struct prctl_sframe){ (uint64_t)l.sframe, l.sframe_size, l.text_start,
-					   l.text_size, PR_SFRAME_TEXT_RELATIVE },
+	check(reg(&(struct prctl_sframe){ .sframe_start = (uint64_t)l.sframe,
+					   .sframe_size = l.sframe_size, .text_start = l.text_start,
+					   .text_size = l.text_size, .flags = PR_SFRAME_TEXT_RELATIVE },
 		  sizeof(struct prctl_sframe), 0) == 0,
 	      "register");
 	e1 = entries();
@@ -307,8 +309,9 @@ int main(void)
 	check(h && far != MAP_FAILED, "library mapped again, a copy of its section 64 GiB away");
 	if (h && far != MAP_FAILED) {
 		memcpy(far, l.sframe, l.sframe_size);
-		check(reg(&(struct prctl_sframe){ (uint64_t)far, l.sframe_size, l.text_start,
-						   l.text_size, PR_SFRAME_TEXT_RELATIVE },
+		check(reg(&(struct prctl_sframe){ .sframe_start = (uint64_t)far,
+						   .sframe_size = l.sframe_size, .text_start = l.text_start,
+						   .text_size = l.text_size, .flags = PR_SFRAME_TEXT_RELATIVE },
 			  sizeof(struct prctl_sframe), 0) == 0, "register the copy");
 		expect_chain("exact chain from the copy", 0, chain, 5, 0);
 		munmap(far, l.sframe_size);
