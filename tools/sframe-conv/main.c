@@ -20,12 +20,12 @@
  *                                  ~/.cache/sframe-conv); with -T (for
  *                                  tests) files are written under a
  *                                  temporary name, not with O_TMPFILE
- *   sframe-conv -a [-d DIR] FILE...  attach each FILE's section (from the
+ *   sframe-conv -a|--attach [-d DIR] FILE...  attach each FILE's section (from the
  *                                  cache, else converted) to the file, for
  *                                  every process that maps it, running or
  *                                  not (root: PR_SFRAME_FILE)
- *   sframe-conv -D FILE...         detach them
- *   sframe-conv -s [-d DIR] [PATH...]  attach, system-wide: the ELF files
+ *   sframe-conv -D|--detach FILE...  detach them
+ *   sframe-conv -s|--system [-d DIR] [PATH...]  attach, system-wide: the ELF files
  *                                  mapped executable by running processes
  *                                  (/proc/PID/maps) and those in PATHs
  *                                  (files, or directories: their *.so*
@@ -53,6 +53,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -412,9 +413,9 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: sframe-conv [-2|-3] [-o OUT [-S NAME]] FILE...\n"
 		"       sframe-conv -c [-T] [-d DIR] FILE...\n"
-		"       sframe-conv -a [-d DIR] FILE...\n"
-		"       sframe-conv -D FILE...\n"
-		"       sframe-conv -s [-d DIR] [PATH...]\n"
+		"       sframe-conv -a|--attach [-d DIR] FILE...\n"
+		"       sframe-conv -D|--detach FILE...\n"
+		"       sframe-conv -s|--system [-d DIR] [PATH...]\n"
 		"       sframe-conv -A OBJFD|vdso OUTFD [DIRFD]\n");
 	exit(2);
 }
@@ -468,7 +469,14 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "-A"))
 		return audit_fill(argc - 2, argv + 2);
-	while ((opt = getopt(argc, argv, "23co:d:S:TaDs")) != -1) {
+	static const struct option longopts[] = {
+		{ "attach", no_argument, NULL, 'a' },
+		{ "detach", no_argument, NULL, 'D' },
+		{ "system", no_argument, NULL, 's' },
+		{ }
+	};
+
+	while ((opt = getopt_long(argc, argv, "23co:d:S:TaDs", longopts, NULL)) != -1) {
 		switch (opt) {
 		case '2':
 		case '3':
