@@ -395,3 +395,35 @@ not_found() {
 	[ $(($(field complete "$1") * 2)) -lt "$(field checked "$1")" ] ||
 		fail "the chain was found: $1"
 }
+
+# outermost_report FILE PID...: for each PID, its samples in `perf script -F
+# comm,tid,ip,sym` output FILE with user frames, and how many of those reach an
+# outermost frame (pass through _start, __libc_start_*, start_thread or clone*: Debian's
+# stripped executables name their own _start [unknown], so libc's frames decide):
+#   pid=P comm=C samples=N complete=K
+outermost_report() {
+	file=$1
+	shift
+	perf_samples "$file" | awk -F '\t' -v pids="$*" '
+	BEGIN { n = split(pids, p, " "); for (i = 1; i <= n; i++) want[p[i]] = 1 }
+	{
+		split($1, h, " ")
+		tid = h[2]
+		if (!(tid in want)) next
+		nf = frames(addr, sym)
+		user = 0; done = 0
+		for (i = 1; i <= nf; i++) {
+			if (addr[i] ~ /^ffff/) continue
+			user++
+			if (sym[i] ~ /^(_start|__libc_start_call_main|__libc_start_main(_impl)?|start_thread|clone3?|__clone3?)(@.*)?$/)
+				done = 1
+		}
+		if (!user) next
+		comm[tid] = h[1]; samples[tid]++; complete[tid] += done
+	}
+	END {
+		for (i = 1; i <= n; i++)
+			printf "pid=%s comm=%s samples=%d complete=%d\n", p[i], comm[p[i]], samples[p[i]], complete[p[i]]
+	}
+	'"$FRAMES_AWK"
+}
