@@ -7,11 +7,13 @@
 #  - changed in place after the attachment (appended to): a process started from it is
 #    not unwound with it, and the listing says "changed";
 #  - past kernel.sframe_attach_max_bytes an attachment fails with ENOSPC.
+# timeout: 900
 . "$TOP/tests/lib.sh"
 export SFRAME_CACHE_DIR="$PWD/cache"
 conv=$TOP/build/sframe-conv/sframe-conv
 libc=/lib/x86_64-linux-gnu/libc.so.6
 max=$(cat /proc/sys/kernel/sframe_attach_max_bytes)
+sframe_detach_all
 cp "$BIN/sfconv/sfattach" old || fail "no sfattach"
 cp "$BIN/sfconv/sfattach" inplace
 trap 'kill $sfattach_pids 2> /dev/null; echo $max > /proc/sys/kernel/sframe_attach_max_bytes

@@ -5,14 +5,15 @@
 # with no failure; sfattach, never restarted, is then unwound completely (>= 95% of its
 # samples in the kernel, every frame of the real chain). A second run attaches nothing
 # new.
+# timeout: 900
 . "$TOP/tests/lib.sh"
 export SFRAME_CACHE_DIR="$PWD/cache"
 conv=$TOP/build/sframe-conv/sframe-conv
+sframe_detach_all
 mkdir empty
 cp "$BIN/sfconv/sfattach" sfattach || fail "no sfattach"
 sfattach_start "$PWD/sfattach"
-trap 'kill $sfattach_pids 2> /dev/null
-	sed "s/^[^/]*//" /proc/sframe_files | xargs -r -d "\n" "$conv" -D > /dev/null 2>&1' EXIT
+trap 'kill $sfattach_pids 2> /dev/null; sframe_detach_all' EXIT
 
 "$conv" -s "$PWD/empty" > system.out 2>&1 || fail "sframe-conv -s failed: $(cat system.out)"
 cat system.out

@@ -8,11 +8,13 @@
 # after detaching them the chain is lost again. /proc/sframe_files lists both with their
 # bytes while attached, kernel.sframe_attach_bytes counts them (and nothing once they
 # are detached), and a user without CAP_SYS_ADMIN can neither attach nor detach.
+# timeout: 900
 . "$TOP/tests/lib.sh"
 export SFRAME_CACHE_DIR="$PWD/cache"
 conv=$TOP/build/sframe-conv/sframe-conv
 libc=/lib/x86_64-linux-gnu/libc.so.6
 prog=$PWD/sfattach
+sframe_detach_all
 cp "$BIN/sfconv/sfattach" "$prog" || fail "no sfattach"
 # readable by the unprivileged user below (the test's directory is mktemp's, 0700)
 chmod 755 . "$prog"
