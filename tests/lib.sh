@@ -380,8 +380,9 @@ sfattach_start() {
 sfattach_record() {
 	name=$1 p=$2
 	shift 2
-	"$PERF" record -q -e cpu-clock -F 2000 --call-graph fp,defer -p $p -o $name.data \
-		-- sleep 1 > $name.out 2> $name.err || fail "perf record ($name) failed: $(tail -n 1 $name.err)"
+	"$PERF" record -q -e cpu-clock -F $(per_flavour 2000 500) --call-graph fp,defer -p $p \
+		-o $name.data -- sleep 1 > $name.out 2> $name.err ||
+		fail "perf record ($name) failed: $(tail -n 1 $name.err)"
 	"$PERF" script -i $name.data -F comm,tid,ip,sym > $name.txt 2> $name.serr ||
 		fail "perf script ($name) failed: $(tail -n 1 $name.serr)"
 	exact_chains $name.txt "$(ps -o comm= -p $p)" 1 "$@" 2> $name.bad
