@@ -359,20 +359,21 @@ kselftest() {
 	echo "all $cases cases passed"
 }
 
-# sfattach_start COPY: run COPY (a copy of sfattach) in the background, wait for the
-# chain it prints; sets pid and spec (its exact_chains SPECs) and adds pid to
-# sfattach_pids (for the test's trap to kill)
+# sfattach_start COPY [MODE]: run COPY (a copy of sfattach, in MODE if given) in the
+# background, wait for the chain it prints; sets pid and spec (its exact_chains SPECs)
+# and adds pid to sfattach_pids (for the test's trap to kill)
 sfattach_start() {
-	"$1" "$(per_flavour 20000 2000)" > "$1.out" 2>&1 &
+	out=$1${2:+-$2}.out
+	"$1" "$(per_flavour 20000 2000)" ${2:+"$2"} > "$out" 2>&1 &
 	pid=$!
 	sfattach_pids="${sfattach_pids:-} $pid"
 	i=0
-	while ! grep -q '^expect: ' "$1.out"; do
+	while ! grep -q '^expect: ' "$out"; do
 		i=$((i + 1))
-		[ $i -le 300 ] || fail "$1 printed no chain: $(cat "$1.out")"
+		[ $i -le 300 ] || fail "$1 printed no chain: $(cat "$out")"
 		sleep 0.1
 	done
-	spec=$(sed -n 's/^expect: //p' "$1.out")
+	spec=$(sed -n 's/^expect: //p' "$out")
 }
 
 # sfattach_record NAME PID SPEC...: 1 s of the running process PID recorded with

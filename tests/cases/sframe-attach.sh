@@ -5,7 +5,9 @@
 # the chain is not found (fewer than half of the samples complete); with the program's
 # and libc's files attached, every sample in the kernel shows frames of the real chain
 # only and >= 95% the whole chain (syscall, sfa_loop, main, libc's start code, _start);
-# after detaching them the chain is lost again. /proc/sframe_files lists both with their
+# after detaching them the chain is lost again. A second sfattach calls through sfa_nocfi
+# (assembly with a frame pointer and no CFI): while attached, its walks end there, with
+# no frame-pointer guess after it. /proc/sframe_files lists both with their
 # bytes while attached, kernel.sframe_attach_bytes counts them (and nothing once they
 # are detached), and a user without CAP_SYS_ADMIN can neither attach nor detach.
 # timeout: 900
@@ -18,9 +20,11 @@ sframe_detach_all
 cp "$BIN/sfconv/sfattach" "$prog" || fail "no sfattach"
 # readable by the unprivileged user below (the test's directory is mktemp's, 0700)
 chmod 755 . "$prog"
+sfattach_start "$prog" nocfi
+nocfi_pid=$pid nocfi_spec=$spec
 sfattach_start "$prog"
-echo "chain: $spec"
-trap 'kill $sfattach_pids 2> /dev/null; "$conv" -D "$prog" "$libc" > /dev/null 2>&1' EXIT
+echo "chain: $spec; through sfa_nocfi: $nocfi_spec"
+trap 'kill $sfattach_pids 2> /dev/null; sframe_detach_all' EXIT
 
 r=$(sfattach_record before $pid $spec)
 echo "before: $r"
@@ -45,6 +49,9 @@ unprivileged "$conv" -D "$prog"
 
 r=$(sfattach_record attached $pid $spec)
 echo "attached: $r"
+expect_exact "$r" 50 95
+r=$(sfattach_record nocfi $nocfi_pid $nocfi_spec)
+echo "through sfa_nocfi, attached: $r"
 expect_exact "$r" 50 95
 
 "$conv" -D "$prog" "$libc" || fail "sframe-conv -D failed"

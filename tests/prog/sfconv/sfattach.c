@@ -11,6 +11,11 @@
  *   expect: ^syscall sfa_loop 0xRA 0xRA...
  * the return address into main, then main's own and those above it
  * (backtrace(), libgcc's DWARF unwinder).
+ *        sfattach N nocfi    main calls sfa_loop through sfa_nocfi, assembly
+ * with a frame pointer and no CFI: an attached section has no rule for it, so
+ * the walk must end there (frame pointers would go on to main):
+ *   expect: ^syscall sfa_loop 0xRA
+ * the return address into sfa_nocfi, and nothing after it.
  */
 #define _GNU_SOURCE
 #include <execinfo.h>
@@ -20,6 +25,21 @@
 #include <unistd.h>
 
 static void *ra_main;
+
+long sfa_loop(long n);
+long sfa_nocfi(long n);
+
+/* A frame pointer frame without CFI, so without a rule in a converted section */
+asm(".text\n"
+    ".globl sfa_nocfi\n"
+    ".type sfa_nocfi, @function\n"
+    "sfa_nocfi:\n"
+    "	push %rbp\n"
+    "	mov %rsp, %rbp\n"
+    "	call sfa_loop\n"
+    "	pop %rbp\n"
+    "	ret\n"
+    ".size sfa_nocfi, . - sfa_nocfi\n");
 
 __attribute__((noipa)) long sfa_loop(long n)
 {
@@ -34,15 +54,16 @@ __attribute__((noipa)) long sfa_loop(long n)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1, sum = 0;
-	int i, nabove, printed = 0;
+	int i, nabove = 0, printed = 0, nocfi = argc > 2;
 	void *above[16];
 
 	/* One call site: the return address into main is the same in every round */
 	for (;;) {
-		sum += sfa_loop(n);
+		sum += nocfi ? sfa_nocfi(n) : sfa_loop(n);
 		if (printed)
 			continue;
-		nabove = backtrace(above, 16);
+		if (!nocfi)
+			nabove = backtrace(above, 16);
 		printf("expect: ^syscall sfa_loop %p", ra_main);
 		for (i = 1; i < nabove; i++)
 			printf(" %p", above[i]);
