@@ -28,7 +28,7 @@ include tools/sframe-conv/sframe-conv.mk
 export BENCH_WORKLOADS BENCH_MODES
 
 .PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check demo bench clean \
-	fuzz series-check churn bench-testcost
+	fuzz series-check churn bench-testcost deb system-test
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
@@ -38,6 +38,11 @@ help:
 	@echo '              build/bench/results.md, .csv, chart.png (docs/bench.md)'
 	@echo 'make bench-testcost   instructions the test interface would cost exec and'
 	@echo '              system calls: default vs production kernel (-icount)'
+	@echo 'make deb      Debian packages: kernel image and headers, perf-defer, sframe-tools'
+	@echo '              (build/deb/, lintian-checked)'
+	@echo 'make system-test   Debian 12 (mmdebstrap, cached) with the packages installed,'
+	@echo '              booted from a virtio disk with systemd: nginx and Redis profiled'
+	@echo '              (-g, fp,defer, attached), upgrade, removal (build/system-test/)'
 	@echo 'make tree     prepare build/linux (base + patches/series); RESET=1 re-applies'
 	@echo 'make export   write build/linux commits base..HEAD back to patches/'
 	@echo 'make series-check   build every commit of the series (default kernel; perf'
@@ -63,6 +68,13 @@ deps:
 # and what only the demo needs (Chromium, npm, the flame graph template)
 demo-deps:
 	@scripts/deps.sh $(LINUX_SOURCE_VERSION) demo
+
+deb: deps tree
+	@scripts/deb.sh
+
+# perf with Python, Chromium and the template for the flame graphs of the report
+system-test: deps demo-deps tree perf sframe-conv
+	@scripts/system-test.sh
 
 tree: deps
 	@scripts/tree.sh $(if $(RESET),--reset)
@@ -123,4 +135,5 @@ bench-testcost: kernel $(BENCH_BIN)/testcost
 clean:
 	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-* $(BUILD)/bench \
 		$(BUILD)/demo $(BUILD)/vm $(BUILD)/sframe-test $(BUILD)/series-check $(BUILD)/sframe-conv \
-		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.* $(BUILD)/bench-testcost
+		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.* $(BUILD)/bench-testcost $(BUILD)/deb \
+		$(BUILD)/perf-deb $(BUILD)/system-test

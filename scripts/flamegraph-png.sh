@@ -2,12 +2,14 @@
 # The demo's picture: the flame graphs of -g and of --call-graph fp,defer that
 # demo-flamegraph.sh left in DIR (flamegraph-g.html, flamegraph-defer.html and their
 # summary lines), side by side, bottoms aligned, in DIR/flamegraphs.html, and that
-# page rendered to DIR/flamegraphs.png by headless Chromium.
-# Usage: flamegraph-png.sh [DIR]   (default build/demo)
+# page rendered to DIR/flamegraphs.png by headless Chromium. Other MODEs: the
+# flamegraph-MODE.{html,txt} of each, side by side in that order (make system-test).
+# Usage: flamegraph-png.sh [DIR [MODE...]]   (default build/demo g defer)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$top/build/demo}
-for m in g defer; do
+[ $# -gt 1 ] && shift && modes=("$@") || modes=(g defer)
+for m in "${modes[@]}"; do
 	for f in "$dir/flamegraph-$m.html" "$dir/flamegraph-$m.txt"; do
 		[ -s "$f" ] || { echo "flamegraph-png: no $f" >&2; exit 1; }
 	done
@@ -28,13 +30,16 @@ height() {
 		END { print m }')
 	echo $(((${n:-0} + 1) * 16 + 100))
 }
-hg=$(height g) hd=$(height defer)
-head=64 width=1600
-title() { echo "<p class=c>$(cat "$dir/flamegraph-$1.txt")</p>"; }
-frame() { echo "<iframe class=c src=\"flamegraph-$1.html\" style=\"height:${2}px\" scrolling=no></iframe>"; }
+head=64 width=$((800 * ${#modes[@]})) tallest=0 titles= frames=
+for m in "${modes[@]}"; do
+	h=$(height "$m")
+	[ "$h" -le "$tallest" ] || tallest=$h
+	titles+="<p class=c>$(cat "$dir/flamegraph-$m.txt")</p>"
+	frames+="<iframe class=c src=\"flamegraph-$m.html\" style=\"height:${h}px\" scrolling=no></iframe>"
+done
 cat > "$dir/flamegraphs.html" <<EOF
 <!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>-g vs --call-graph fp,defer</title>
+<html><head><meta charset="utf-8"><title>${modes[*]}</title>
 <style>
 body { margin: 0; font: 16px sans-serif; }
 .row { display: flex; align-items: flex-end; }
@@ -43,12 +48,12 @@ p { height: ${head}px; margin: 0; padding: 8px 16px; box-sizing: border-box; fon
 iframe { border: 0; }
 </style></head>
 <body>
-<div class=row>$(title g)$(title defer)</div>
-<div class=row>$(frame g "$hg")$(frame defer "$hd")</div>
+<div class=row>$titles</div>
+<div class=row>$frames</div>
 </body></html>
 EOF
 
-tall=$((head + (hg > hd ? hg : hd)))
+tall=$((head + tallest))
 profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
 # No network here: keep Chromium from trying to reach its services.
@@ -59,5 +64,5 @@ chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	"file://$dir/flamegraphs.html" >"$dir/chromium.log" 2>&1 ||
 	{ tail -5 "$dir/chromium.log"; echo "flamegraph-png: chromium failed" >&2; exit 1; }
 [ -s "$dir/flamegraphs.png" ] || { echo "flamegraph-png: no $dir/flamegraphs.png" >&2; exit 1; }
-echo "flame graphs: $dir/flamegraph-g.html $dir/flamegraph-defer.html"
+echo "flame graphs: ${modes[*]/#/$dir/flamegraph-}"
 echo "side by side: $dir/flamegraphs.html $dir/flamegraphs.png"

@@ -376,16 +376,23 @@ sfattach_start() {
 	spec=$(sed -n 's/^expect: //p' "$out")
 }
 
+# defer_record NAME ARG...: perf record -e cpu-clock --call-graph fp,defer ARG... into
+# NAME.data, and its samples (perf script -F comm,tid,ip,sym) in NAME.txt
+defer_record() {
+	name=$1
+	shift
+	"$PERF" record -q -e cpu-clock --call-graph fp,defer -o $name.data "$@" > $name.out 2> $name.err ||
+		fail "perf record ($name) failed: $(tail -n 1 $name.err)"
+	"$PERF" script -i $name.data -F comm,tid,ip,sym > $name.txt 2> $name.serr ||
+		fail "perf script ($name) failed: $(tail -n 1 $name.serr)"
+}
+
 # sfattach_record NAME PID SPEC...: 1 s of the running process PID recorded with
 # --call-graph fp,defer (NAME.data, NAME.txt); its chains against SPEC (exact_chains)
 sfattach_record() {
 	name=$1 p=$2
 	shift 2
-	"$PERF" record -q -e cpu-clock -F $(per_flavour 2000 500) --call-graph fp,defer -p $p \
-		-o $name.data -- sleep 1 > $name.out 2> $name.err ||
-		fail "perf record ($name) failed: $(tail -n 1 $name.err)"
-	"$PERF" script -i $name.data -F comm,tid,ip,sym > $name.txt 2> $name.serr ||
-		fail "perf script ($name) failed: $(tail -n 1 $name.serr)"
+	defer_record $name -F $(per_flavour 2000 500) -p $p -- sleep 1
 	exact_chains $name.txt "$(ps -o comm= -p $p)" 1 "$@" 2> $name.bad
 	head -n 3 $name.bad >&2
 }
@@ -398,11 +405,12 @@ not_found() {
 		fail "the chain was found: $1"
 }
 
-# outermost_report FILE PID...: for each PID, its samples in `perf script -F
-# comm,tid,ip,sym` output FILE with user frames, and how many of those reach an
-# outermost frame (pass through _start, __libc_start_*, start_thread or clone*: Debian's
-# stripped executables name their own _start [unknown], so libc's frames decide):
-#   pid=P comm=C samples=N complete=K
+# outermost_report FILE PID|COMM...: for each PID (a thread), or each COMM (all its
+# threads), its samples in `perf script -F comm,tid,ip,sym` output FILE with user frames,
+# and how many of those reach an outermost frame (pass through _start, __libc_start_*,
+# start_thread or clone*: Debian's stripped executables name their own _start
+# [unknown], so libc's frames decide):
+#   pid=P comm=C samples=N complete=K      (pid=all for a COMM)
 outermost_report() {
 	file=$1
 	shift
@@ -411,7 +419,8 @@ outermost_report() {
 	{
 		split($1, h, " ")
 		tid = h[2]
-		if (!(tid in want)) next
+		if (h[1] in want) tid = h[1]
+		else if (!(tid in want)) next
 		nf = frames(addr, sym)
 		user = 0; done = 0
 		for (i = 1; i <= nf; i++) {
@@ -425,7 +434,8 @@ outermost_report() {
 	}
 	END {
 		for (i = 1; i <= n; i++)
-			printf "pid=%s comm=%s samples=%d complete=%d\n", p[i], comm[p[i]], samples[p[i]], complete[p[i]]
+			printf "pid=%s comm=%s samples=%d complete=%d\n", p[i] ~ /^[0-9]+$/ ? p[i] : "all",
+				p[i] ~ /^[0-9]+$/ ? comm[p[i]] : p[i], samples[p[i]], complete[p[i]]
 	}
 	'"$FRAMES_AWK"
 }
@@ -435,5 +445,5 @@ outermost_report() {
 sframe_detach_all() {
 	sed 's/^[^/]*//' /proc/sframe_files 2> /dev/null |
 		xargs -r -d '\n' "$TOP/build/sframe-conv/sframe-conv" -D > /dev/null 2>&1
-	[ ! -s /proc/sframe_files ] || fail "attachments left: $(cat /proc/sframe_files)"
+	! grep -q . /proc/sframe_files 2> /dev/null || fail "attachments left: $(cat /proc/sframe_files)"
 }

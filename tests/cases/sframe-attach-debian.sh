@@ -33,12 +33,8 @@ sleep 1
 # debug kernel, where perf script takes minutes of thousands of samples); the report
 # of PIDs
 record() {
-	name=$1
+	defer_record $1 -a -F $(per_flavour 1000 250) -- sleep $(per_flavour 2 1)
 	shift
-	"$PERF" record -q -a -e cpu-clock -F $(per_flavour 1000 250) --call-graph fp,defer \
-		-o $name.data -- sleep $(per_flavour 2 1) > $name.out 2> $name.err || fail "perf record ($name) failed: $(tail -n 1 $name.err)"
-	"$PERF" script -i $name.data -F comm,tid,ip,sym > $name.txt 2> $name.serr ||
-		fail "perf script ($name) failed: $(tail -n 1 $name.serr)"
 	outermost_report $name.txt "$@"
 }
 

@@ -409,15 +409,52 @@ static int detach(const char *file)
 	return ret ? -1 : 0;
 }
 
+static const char usage_text[] =
+	"usage: sframe-conv [-2|-3] [-o OUT [-S NAME]] FILE...\n"
+	"       sframe-conv -c [-T] [-d DIR] FILE...\n"
+	"       sframe-conv -a|--attach [-d DIR] FILE...\n"
+	"       sframe-conv -D|--detach FILE...\n"
+	"       sframe-conv -s|--system [-d DIR] [PATH...]\n"
+	"       sframe-conv -A OBJFD|vdso OUTFD [DIRFD]\n";
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: sframe-conv [-2|-3] [-o OUT [-S NAME]] FILE...\n"
-		"       sframe-conv -c [-T] [-d DIR] FILE...\n"
-		"       sframe-conv -a|--attach [-d DIR] FILE...\n"
-		"       sframe-conv -D|--detach FILE...\n"
-		"       sframe-conv -s|--system [-d DIR] [PATH...]\n"
-		"       sframe-conv -A OBJFD|vdso OUTFD [DIRFD]\n");
+	fputs(usage_text, stderr);
 	exit(2);
+}
+
+/* --help: what help2man turns into the manual page */
+static void help(void)
+{
+	printf("%s\n", usage_text);
+	puts("Convert the .eh_frame of x86-64 ELF files into SFrame sections, so that the\n"
+	     "kernel can unwind user stacks through code built without frame pointers\n"
+	     "(perf record --call-graph fp,defer).\n"
+	     "\n"
+	     "  FILE...             print what converts in each file\n"
+	     "  -2, -3              write SFrame version 2 or 3 (default: the cache's)\n"
+	     "  -o OUT              write FILE's section to OUT (starts relative to the text)\n"
+	     "  -S NAME             with -o: PC-relative, for FILE's placeholder section NAME\n"
+	     "  -c                  fill the cache of the LD_AUDIT helper, libsframe-audit.so\n"
+	     "  -T                  with -c: write cache files under a temporary name\n"
+	     "  -d DIR              the cache directory (default: $SFRAME_CACHE_DIR, else\n"
+	     "                      $XDG_CACHE_HOME/sframe-conv, else ~/.cache/sframe-conv)\n"
+	     "  -a, --attach        attach each FILE's section to the file (root): every\n"
+	     "                      process that maps it, running or not, is unwound with it\n"
+	     "  -D, --detach        detach the sections of the FILEs (root)\n"
+	     "  -s, --system        attach the ELF files mapped by running processes and\n"
+	     "                      those in PATHs (files, or directories: their *.so*;\n"
+	     "                      default /lib/x86_64-linux-gnu and /usr/lib/x86_64-linux-gnu)\n"
+	     "  -A OBJFD OUTFD      the LD_AUDIT helper's converter (not for interactive use)\n"
+	     "  -h, --help          this text\n"
+	     "\n"
+	     "Attached sections are listed in /proc/sframe_files; their kernel memory is\n"
+	     "limited by the sysctl kernel.sframe_attach_max_bytes. The sframe-attach\n"
+	     "service attaches at boot, its timer every 15 minutes, and an APT hook after\n"
+	     "each package installation.\n"
+	     "\n"
+	     "Exit status: 0 if every file converted or attached, 1 otherwise, 2 on bad usage.");
+	exit(0);
 }
 
 static int fd_arg(const char *s)
@@ -473,11 +510,15 @@ int main(int argc, char **argv)
 		{ "attach", no_argument, NULL, 'a' },
 		{ "detach", no_argument, NULL, 'D' },
 		{ "system", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 
-	while ((opt = getopt_long(argc, argv, "23co:d:S:TaDs", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "23co:d:S:TaDsh", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'h':
+			help();
+			break;
 		case '2':
 		case '3':
 			opts.version = opt - '0';

@@ -1,0 +1,81 @@
+#!/bin/bash
+# make system-test: the project's packages installed into Debian 12 as a user installs
+# them, booted from a virtio disk with systemd, profiling real services.
+#   1. packages: build 1 and build 2 (a newer build of the same sources) (scripts/deb.sh)
+#   2. the root file system: Debian 12 from Debian's registry (scripts/system-image.sh,
+#      cached), build 1 installed into it with apt, an ext4 disk image made of it
+#   3. three boots of the disk (scripts/vm.sh -d), each running tests/system/guest.sh's
+#      next stage from du-system-test.service: the profiles and the APT hook, then the
+#      upgrade to build 2, then the removal of sframe-tools
+#   4. the report: per service, the share of samples whose user stack reaches an
+#      outermost frame with -g, fp,defer and fp,defer after the attachment (>= 95%
+#      needed), flame graphs of each (PNG), no kernel splat in any boot's journal
+# Results in build/system-test/. Ends with "N passed, N failed".
+# SYSTEM_STAGES (default "1 2 3"): the boots to run (1 alone for make check's part).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/system-test
+stages=${SYSTEM_STAGES:-1 2 3}
+passed=0 failed=0
+result() { # NAME OK(0/1) DETAIL
+	if [ "$2" = 0 ]; then passed=$((passed + 1)); echo "PASS $1${3:+: $3}"
+	else failed=$((failed + 1)); echo "FAIL $1${3:+: $3}"; fi
+}
+t0=$SECONDS
+
+"$top/scripts/deb.sh" 1 > "$top/build/deb-1.log" 2>&1 || { tail -20 "$top/build/deb-1.log"; exit 1; }
+DEB_LINT=0 "$top/scripts/deb.sh" 2 > "$top/build/deb-2.log" 2>&1 || { tail -20 "$top/build/deb-2.log"; exit 1; }
+kver=$(make -s -C "$top/build/linux" kernelversion)
+debs1=("$top"/build/deb/*_"$kver"-1_amd64.deb)
+rm -rf "$out"
+mkdir -p "$out/debs2"
+cp "$top"/build/deb/*_"$kver"-2_amd64.deb "$out/debs2/"
+echo "$kver-2" > "$out/version2"
+cp "$top/tests/system/guest.sh" "$out/guest.sh"
+
+tar=$("$top/scripts/system-image.sh" "${debs1[@]}")
+root=$out/root
+mkdir -p "$root"
+tar -C "$root" -xf "$tar"
+# Build 1, as a user installs it: apt, from the files (their dependencies are installed)
+mkdir -p "$root/tmp/debs"
+cp "${debs1[@]}" "$root/tmp/debs/"
+chroot "$root" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/debs/*.deb' \
+	> "$out/install.log" 2>&1 || { tail -20 "$out/install.log"; exit 1; }
+rm -rf "$root/tmp/debs"
+release=$(ls "$root/boot" | sed -n 's/^vmlinuz-//p' | head -n 1)
+install -m 644 "$top/tests/system/du-system-test.service" "$root/etc/systemd/system/"
+ln -sf ../du-system-test.service "$root/etc/systemd/system/multi-user.target.wants/du-system-test.service"
+disk=$out/disk.img
+truncate -s 4G "$disk"
+mkfs.ext4 -q -F -L root -d "$root" "$disk"
+echo "system-test: Debian 12 with $release on $disk ($(du -sh "$root" | cut -f1) used), $((SECONDS - t0)) s so far"
+
+for stage in $stages; do
+	echo "$stage" > "$out/stage"
+	rm -f "$out/rc"
+	# The kernel the system has installed (the upgrade replaces it): from its /boot
+	debugfs -R "dump /boot/vmlinuz-$release $out/vmlinuz" "$disk" > /dev/null 2>&1
+	t=$SECONDS
+	rc=0
+	VM_TIMEOUT=${SYSTEM_VM_TIMEOUT:-1500} VM_MEM=2G "$top/scripts/vm.sh" -d "$disk" \
+		-k "$out/vmlinuz" -o "$out" > "$out/vm$stage.log" 2>&1 || rc=$?
+	mv "$out/console.log" "$out/console$stage.log" 2> /dev/null || true
+	cat "$out/stage$stage.log" 2> /dev/null | grep -E '^(ok|FAIL|system-test):' | sed 's/^/  /'
+	result "boot $stage" "$rc" "$((SECONDS - t))s$([ "$rc" = 0 ] || echo ", $(tail -n 1 "$out/vm$stage.log")")"
+	if [ -f "$out/kernel$stage.log" ]; then
+		splat=$("$top/scripts/scan-log.sh" "$out/kernel$stage.log" || true)
+		result "boot $stage: kernel log clean" "$([ -z "$splat" ] && echo 0 || echo 1)" "$splat"
+	fi
+done
+
+if [ -f "$out/attached.txt" ]; then
+	"$top/tests/system/report.sh" "$out" || true
+	while read -r svc pct; do
+		result "$svc: >= 95% outermost after the attachment" "$([ "$pct" -ge 95 ] && echo 0 || echo 1)" "$pct%"
+	done < <(sed -n 's/^attached \([^ ]*\) .* \([0-9]*\)%$/\1 \2/p' "$out/report.txt")
+fi
+rm -rf "$root"
+echo "system-test: $((SECONDS - t0)) s; results in $out"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,118 @@
+#!/bin/bash
+# make system-test, inside the booted Debian 12 system (run by du-system-test.service
+# after nginx, Redis and sframe-attach): one stage per boot, given in $OUT/stage; results
+# and logs in $OUT (the host's build/system-test/, 9p tag "out"), then "0" or "1" in
+# $OUT/rc and power off.
+#   1  the services under load (ab, redis-benchmark), recorded system-wide with -g, with
+#      --call-graph fp,defer and no attachment, then again after `systemctl start
+#      sframe-attach` (perf.data files to $OUT for the host's report); libc6 and
+#      redis-server reinstalled from APT's cache: the APT hook attaches the new files;
+#      then build 2 of the project's packages installed over build 1
+#   2  (the upgraded system) the new versions run, the boot attached sections, the
+#      services run; apt remove sframe-tools: nothing stays attached, services run
+#   3  (after the removal) it booted, the services run, the tools are gone
+OUT=/mnt/out
+stage=$(cat $OUT/stage)
+log=$OUT/stage$stage.log
+exec > "$log" 2>&1
+set -u
+failed=0
+say() { echo "system-test: $*"; }
+fail() { echo "FAIL: $*"; failed=1; }
+ok() { echo "ok: $*"; }
+services="nginx redis-server"
+export DEBIAN_FRONTEND=noninteractive
+
+say "stage $stage, kernel $(uname -r)"
+dpkg-query -W 'linux-image-*' 'linux-headers-*' perf-defer sframe-tools 2> /dev/null
+for s in $services; do
+	[ "$(systemctl is-active $s)" = active ] && ok "$s active, started $(systemctl show -p ExecMainStartTimestampMonotonic --value $s)" ||
+		fail "$s: $(systemctl is-active $s)"
+done
+
+# nattached: the number of files with a section attached (a /proc file has no size)
+nattached() { grep -c . /proc/sframe_files; }
+
+record() { # NAME CALL-GRAPH...: 4 s of the whole system
+	name=$1
+	shift
+	perf-defer record -q -a -e cpu-clock -F 499 "$@" -o /tmp/$name.data -- sleep 4 2> /tmp/$name.err ||
+		fail "perf record $name: $(tail -n 1 /tmp/$name.err)"
+	cp /tmp/$name.data $OUT/$name.data
+}
+
+case $stage in
+1)
+	[ "$(nattached)" -gt 0 ] && ok "attached at boot: $(nattached) files" ||
+		fail "sframe-attach.service attached nothing at boot"
+	systemctl show -p ExecMainStartTimestampMonotonic --value $services > /tmp/started
+	# Without attachments first: detach what the boot attached
+	sed 's|^[^/]*||' /proc/sframe_files | tr '\n' '\0' | xargs -0 -r sframe-conv -D > /dev/null
+	[ "$(nattached)" = 0 ] || fail "still attached: $(head -n 3 /proc/sframe_files)"
+	ab -q -k -c 2 -t 600 -n 1000000 http://127.0.0.1/ > /tmp/ab.out 2>&1 &
+	load=$!
+	redis-benchmark -q -l -c 2 -t set,get,lpush,lpop > /dev/null 2>&1 &
+	load="$load $!"
+	sleep 2
+	record g -g
+	record defer --call-graph fp,defer
+	t0=$(date +%s%N)
+	systemctl start sframe-attach.service || fail "sframe-attach.service failed"
+	say "sframe-attach.service: $(journalctl -b -u sframe-attach.service -o cat | grep -v '^Started\|^Finished\|^Starting\|Deactivated' | tail -n 1), $((($(date +%s%N) - t0) / 1000000)) ms"
+	say "attached: $(nattached) files, $(cat /proc/sys/kernel/sframe_attach_bytes) bytes"
+	record attached --call-graph fp,defer
+	kill $load 2> /dev/null
+	wait
+	for s in $services; do echo "$s pid $(systemctl show -p MainPID --value $s)"; done
+	[ "$(systemctl show -p ExecMainStartTimestampMonotonic --value $services)" = "$(cat /tmp/started)" ] &&
+		ok "the services were not restarted while profiled" || fail "a service restarted"
+	for m in g defer attached; do
+		perf-defer script -i /tmp/$m.data -F comm,tid,ip,sym > $OUT/$m.txt 2> /dev/null
+	done
+
+	# An upgrade replaces files: the APT hook attaches the new ones
+	libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+	ino=$(stat -c %i "$libc")
+	apt-get install -y -q --reinstall --no-download libc6 redis-server > /tmp/apt.out 2>&1 ||
+		fail "reinstall from the cache: $(tail -n 3 /tmp/apt.out)"
+	ino2=$(stat -c %i "$libc")
+	[ "$ino" != "$ino2" ] || fail "libc6's reinstall kept the inode"
+	grep -q " $ino2 ok $libc\$" /proc/sframe_files && ok "the APT hook attached the new libc (inode $ino -> $ino2)" ||
+		fail "new libc not attached: $(grep libc.so /proc/sframe_files)"
+	# (the service's file: the new one if the reinstall restarted it)
+	exe=$(stat -L -c %i /proc/"$(systemctl show -p MainPID --value redis-server)"/exe)
+	awk -v i="$exe" '$3 == i && $4 == "ok" { f = 1 } END { exit !f }' /proc/sframe_files &&
+		ok "the running redis-server's file is attached (inode $exe)" ||
+		fail "redis-server's file (inode $exe) not attached"
+
+	apt-get install -y -q $OUT/debs2/*.deb > /tmp/apt2.out 2>&1 && ok "build 2 installed over build 1" ||
+		fail "upgrade: $(tail -n 5 /tmp/apt2.out)"
+	;;
+2)
+	v=$(dpkg-query -W -f='${Version}' sframe-tools)
+	[ "$v" = "$(cat $OUT/version2)" ] && ok "sframe-tools $v" || fail "sframe-tools $v"
+	[ "$(dpkg-query -W -f='${Version}' perf-defer)" = "$(cat $OUT/version2)" ] || fail "perf-defer not upgraded"
+	[ "$(dpkg-query -W -f='${Version}' "linux-image-$(uname -r)")" = "$(cat $OUT/version2)" ] &&
+		ok "booted linux-image-$(uname -r) $(cat $OUT/version2)" || fail "the kernel package was not upgraded"
+	[ "$(systemctl show -p Result --value sframe-attach.service)" = success ] &&
+		[ "$(nattached)" -gt 0 ] && ok "attached at boot: $(nattached) files" ||
+		fail "nothing attached at boot"
+	apt-get remove -y -q sframe-tools > /tmp/apt3.out 2>&1 && ok "apt remove sframe-tools" ||
+		fail "remove: $(tail -n 3 /tmp/apt3.out)"
+	[ "$(nattached)" = 0 ] && ok "nothing attached after the removal" ||
+		fail "still attached: $(head -n 3 /proc/sframe_files)"
+	for s in $services; do
+		[ "$(systemctl is-active $s)" = active ] || fail "$s not active after the removal"
+	done
+	;;
+3)
+	! command -v sframe-conv > /dev/null && ok "sframe-conv removed" || fail "sframe-conv still installed"
+	[ "$(nattached)" = 0 ] && ok "nothing attached" || fail "attached: $(head -n 3 /proc/sframe_files)"
+	;;
+esac
+journalctl -k -b -o short-monotonic --no-pager > $OUT/kernel$stage.log
+systemctl --failed --no-legend > $OUT/failed$stage.txt
+[ ! -s $OUT/failed$stage.txt ] || say "failed units: $(cat $OUT/failed$stage.txt)"
+echo $failed > $OUT/rc
+sync
+systemctl start --no-block poweroff.target
