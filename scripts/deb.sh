@@ -130,19 +130,21 @@ EXTRA_DEPENDS="init-system-helpers (>= 1.54~)" control sframe-tools utils \
 fi
 rm -rf "$out/stage"
 
-ls -1 "$out"/*_"$version"_"$arch".deb
-# lint KNOWN DEB...: lintian on those of the DEBs that exist, but for the tags in KNOWN
-# (not with DEB_LINT=0)
+# lint KNOWN DEB...: lintian on the DEBs, but for the tags in KNOWN (not with DEB_LINT=0)
 lint() {
-	local known=$1 f debs=()
+	local known=$1
 	shift
-	[ "${DEB_LINT:-1}" = 1 ] || return 0
-	for f in "$@"; do [ ! -f "$f" ] || debs+=("$f"); done
-	[ ${#debs[@]} -eq 0 ] || lintian --fail-on error,warning --suppress-tags-from-file "$known" "${debs[@]}"
+	[ "${DEB_LINT:-1}" = 1 ] && [ $# -gt 0 ] || return 0
+	lintian --fail-on error,warning --suppress-tags-from-file "$known" "$@"
 }
 echo "deb: lintian"
 known=$top/tools/deb/lintian-known
-lint "$known" "$out"/{perf-defer,sframe-tools}_"$version"_"$arch".deb
-cat "$known" "$known-kernel" > "$out/lintian-known-kernel"
-lint "$out/lintian-known-kernel" "$out"/linux-*_"$version"_"$arch".deb
+debs=()
+[[ $parts != *" perf "* ]] || debs+=("$out/perf-defer_${version}_$arch.deb")
+[[ $parts != *" tools "* ]] || debs+=("$out/sframe-tools_${version}_$arch.deb")
+lint "$known" "${debs[@]}"
+if [[ $parts == *" kernel "* ]]; then
+	cat "$known" "$known-kernel" > "$out/lintian-known-kernel"
+	lint "$out/lintian-known-kernel" "$out"/linux-*_"$version"_"$arch".deb
+fi
 echo "deb: packages $version in $out"

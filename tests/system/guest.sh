@@ -66,6 +66,7 @@ case $stage in
 	for s in $services; do echo "$s pid $(systemctl show -p MainPID --value $s)"; done
 	[ "$(systemctl show -p ExecMainStartTimestampMonotonic --value $services)" = "$(cat /tmp/started)" ] &&
 		ok "the services were not restarted while profiled" || fail "a service restarted"
+	cp /proc/kallsyms $OUT/kallsyms
 	for m in g defer attached; do
 		perf-defer script -i /tmp/$m.data -F comm,tid,ip,sym > $OUT/$m.txt 2> /dev/null
 	done

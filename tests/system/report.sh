@@ -7,7 +7,7 @@
 # (in DIR/report.txt too)
 # and each service's flame graphs, the three modes side by side, in
 # DIR/SERVICE/flamegraphs.png (perf's flame graph report of DIR/MODE.data, with the
-# system's files in DIR/root and its kernel's vmlinux; headless Chromium), if the demo's
+# system's files in DIR/root and its kernel's symbols, DIR/kallsyms; headless Chromium), if the demo's
 # flame graph template is there (make demo-deps).
 # Usage: report.sh DIR
 set -euo pipefail
@@ -30,7 +30,7 @@ for svc in $services; do
 	mkdir -p "$dir/$svc"
 	for m in g defer attached; do
 		"$TOP/build/perf/perf" script -i "$dir/$m.data" --comms "$svc" --symfs "$dir/root" \
-			-k "$TOP/build/kernel-system/vmlinux" \
+			--kallsyms "$dir/kallsyms" \
 			-s "$TOP/build/linux/tools/perf/scripts/python/flamegraph.py" -- \
 			--template "$template" -o "$dir/$svc/flamegraph-$m.html" > /dev/null 2>&1 ||
 			echo "report: no flame graph of $svc ($m)" >&2
