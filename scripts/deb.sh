@@ -65,7 +65,7 @@ control() {
 		echo "Architecture: $arch"
 		echo "Maintainer: $maint"
 		echo "Installed-Size: $(du -sk --exclude=DEBIAN "$d" | cut -f1)"
-		echo "Depends: ${deps}${EXTRA_DEPENDS:+, $EXTRA_DEPENDS}"
+		echo "Depends: ${deps}${deps:+${EXTRA_DEPENDS:+, }}${EXTRA_DEPENDS:-}"
 		echo "Section: $section"
 		echo "Priority: optional"
 		echo "Homepage: https://deferred-unwind.invalid/"

@@ -64,5 +64,5 @@ chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	"file://$dir/flamegraphs.html" >"$dir/chromium.log" 2>&1 ||
 	{ tail -5 "$dir/chromium.log"; echo "flamegraph-png: chromium failed" >&2; exit 1; }
 [ -s "$dir/flamegraphs.png" ] || { echo "flamegraph-png: no $dir/flamegraphs.png" >&2; exit 1; }
-echo "flame graphs: ${modes[*]/#/$dir/flamegraph-}"
+echo "flame graphs:$(printf " $dir/flamegraph-%s.html" "${modes[@]}")"
 echo "side by side: $dir/flamegraphs.html $dir/flamegraphs.png"

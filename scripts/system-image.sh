@@ -4,8 +4,8 @@
 # services, their load tools, and what the project's packages depend on). A second run
 # with the same list fetches nothing; the packages fetched are kept in
 # build/system/archives too, so a new list fetches only what is new. The tarball keeps
-# APT's lists and, in APT's cache, the .deb of libc6 and redis-server (the test
-# reinstalls them as an upgrade would).
+# APT's lists and, in APT's cache, the .deb of libc6, redis-server and redis-tools (the
+# test reinstalls them as an upgrade would).
 # Usage: system-image.sh DEB...   prints the tarball's path
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,7 +18,8 @@ for d in "$@"; do
 	pkgs+=" $(dpkg-deb -f "$d" Depends | tr ',' '\n' | awk '{ print $1 }' | tr '\n' ' ')"
 done
 pkgs=$(echo "$pkgs" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ',' | sed 's/,$//')
-hash=$(echo "bookworm $pkgs" | sha256sum | cut -c1-12)
+# (and of this script: its hooks make the image)
+hash=$( (echo "bookworm $pkgs"; cat "$0") | sha256sum | cut -c1-12)
 tar=$dir/base-$hash.tar
 if [ ! -s "$tar" ]; then
 	echo "system-image: fetching Debian 12 with $pkgs" >&2
@@ -29,7 +30,7 @@ if [ ! -s "$tar" ]; then
 		--setup-hook='mkdir -p "$1/var/cache/apt/archives"' \
 		--setup-hook="sync-in $dir/archives /var/cache/apt/archives" \
 		--customize-hook="sync-out /var/cache/apt/archives $dir/archives" \
-		--customize-hook='find "$1/var/cache/apt/archives" -name "*.deb" ! -name "libc6_*" ! -name "redis-server_*" -delete' \
+		--customize-hook='find "$1/var/cache/apt/archives" -name "*.deb" ! -name "libc6_*" ! -name "redis-server_*" ! -name "redis-tools_*" -delete' \
 		--customize-hook='echo du-system > "$1/etc/hostname"; printf "/dev/vda / ext4 errors=remount-ro 0 1\n" > "$1/etc/fstab"' \
 		--customize-hook='chroot "$1" passwd -d root > /dev/null' \
 		bookworm "$dir/tmp.tar" "deb $mirror bookworm main" "deb $mirror bookworm-updates main" \

@@ -8,7 +8,7 @@
 # timeout: 900
 . "$TOP/tests/lib.sh"
 for c in mmdebstrap lintian help2man dpkg-shlibdeps; do
-	command -v $c > /dev/null || skip "no $c (make system-deps)"
+	command -v $c > /dev/null || skip "no $c (make deps)"
 done
 kver=$(make -s -C "$TOP/build/linux" kernelversion)
 "$TOP/scripts/deb.sh" 1 tools > deb1.log 2>&1 || fail "deb.sh 1 tools: $(tail -n 5 deb1.log)"
@@ -37,15 +37,23 @@ done
 [ -f root/etc/apt/apt.conf.d/90sframe-attach ] || fail "no APT hook"
 echo "PASS: installed, runs, units enabled, hook in place"
 
+# An upgrade keeps what the admin chose: the timer disabled stays disabled
+in_root deb-systemd-helper disable sframe-attach.timer
 apt_get install "/tmp/$(basename "$deb2")"
 [ "$(in_root dpkg-query -W -f='${Version}' sframe-tools)" = "$kver-2" ] || fail "build 2 not installed"
-echo "PASS: build 2 over build 1"
+[ ! -e root/etc/systemd/system/timers.target.wants/sframe-attach.timer ] ||
+	fail "the upgrade enabled the timer the admin disabled"
+[ -L root/etc/systemd/system/multi-user.target.wants/sframe-attach.service ] ||
+	fail "the upgrade disabled the service"
+echo "PASS: build 2 over build 1, the admin's disabled timer kept"
 
 apt_get remove sframe-tools
 [ ! -e root/usr/bin/sframe-conv ] || fail "sframe-conv left after remove"
 [ -f root/etc/apt/apt.conf.d/90sframe-attach ] || fail "the hook (a conffile) went with remove"
+in_root apt-config dump DPkg::Post-Invoke | grep -q 'if \[ -x /usr/bin/sframe-conv \]' ||
+	fail "the hook left behind does not check for sframe-conv"
 apt_get install --reinstall --no-download libc6
-echo "PASS: removed; the hook left behind is harmless (apt reinstalled libc6)"
+echo "PASS: removed; the hook left behind does nothing without sframe-conv (apt reinstalled libc6)"
 
 apt_get purge sframe-tools
 [ ! -e root/etc/apt/apt.conf.d/90sframe-attach ] || fail "the hook left after purge"
