@@ -3,10 +3,19 @@
 
 # The Debian linux-source-6.12 version the series is based on (the one place it is kept).
 LINUX_SOURCE_VERSION := 6.12.117-1~deb12u1
+# The Debian linux-source-7.3 version the 7.3 series (patches-7.3/) is based on
+LINUX_SOURCE_VERSION_7_3 := 7.3.4-1~bpo13+1
+
+# The kernel base tree, kernel, perf, check and the kselftests work on: 6.12 (patches/,
+# build/linux) or 7.3 (patches-7.3/, build/linux-7.3; outputs suffixed -7.3);
+# scripts/base.sh maps it.
+BASE ?= 6.12
+export BASE
+SFX := $(if $(filter 6.12,$(BASE)),,-$(BASE))
 
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
-TREE := $(BUILD)/linux
+TREE := $(BUILD)/linux$(SFX)
 # Kernel flavours `make check` runs the suite on: default, debug, or both.
 FLAVOURS ?= default
 # Only tests whose names match this extended regexp (default: all).
@@ -55,7 +64,9 @@ help:
 	@echo 'make sframe-conv   the .eh_frame -> SFrame converter and its LD_AUDIT helper'
 	@echo 'make sframe-conv-test   its tests against libdw (Debian libc, ld.so, libstdc++, a CFI zoo)'
 	@echo 'make sframe-conv-bench  program starts with and without the helper (warm cache)'
-	@echo 'Settings: FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
+	@echo 'Settings: BASE=6.12|7.3 (the kernel base of tree, export, kernel, perf, check:'
+	@echo '          patches/ on Debian 6.12, the default, or patches-7.3/ on Debian 7.3),'
+	@echo '          FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
 	@echo '          SERIES=base..HEAD (the commits series-check builds),'
 	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds,'
 	@echo '          BENCH_WORKLOADS="deep zero fault compute threads deep-32",'
@@ -64,6 +75,7 @@ help:
 
 deps:
 	@scripts/deps.sh $(LINUX_SOURCE_VERSION)
+	@$(if $(SFX),scripts/source-7.3.sh $(LINUX_SOURCE_VERSION_7_3))
 
 # and what only the demo needs (Chromium, npm, the flame graph template)
 demo-deps:
@@ -119,7 +131,7 @@ $(BUILD)/tests/%-32: tests/prog/%.c tests/prog/util.h Makefile
 check: tree perf tests $(BENCH_BIN)/deep $(BENCH_BIN)/deep-sfv3 $(BENCH_BIN)/deep-sfv2 $(BUILD)/tsc-khz
 	@$(MAKE) --no-print-directory kselftest
 	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
-	@scripts/check.sh host $(FLAVOURS)
+	@scripts/check.sh $(if $(SFX),,host) $(FLAVOURS)
 
 demo: demo-deps kernel perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
 	@scripts/demo.sh
@@ -130,10 +142,11 @@ bench: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
 bench-testcost: kernel $(BENCH_BIN)/testcost
 	@scripts/bench-testcost.sh
 
-# Everything built or run under build/, but the tree (build/linux) and the flame graph
-# template fetched from npm (build/npm)
+# Everything built or run under build/, but the trees (build/linux, build/linux-7.3), the
+# fetched 7.3 source (build/apt-7.3) and the flame graph template from npm (build/npm)
 clean:
 	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-* $(BUILD)/bench \
 		$(BUILD)/demo $(BUILD)/vm $(BUILD)/sframe-test $(BUILD)/series-check $(BUILD)/sframe-conv \
 		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.* $(BUILD)/bench-testcost $(BUILD)/deb \
-		$(BUILD)/perf-deb $(BUILD)/system-test
+		$(BUILD)/perf-deb $(BUILD)/system-test $(BUILD)/perf-7.3 $(BUILD)/perf-mainline-7.3 \
+		$(BUILD)/kselftest-7.3 $(BUILD)/series-check-7.3

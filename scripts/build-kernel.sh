@@ -1,6 +1,7 @@
 #!/bin/bash
-# Configure and build the kernel of one flavour from build/linux.
-# Usage: build-kernel.sh FLAVOUR   (default | debug); output in build/kernel-FLAVOUR/
+# Configure and build the kernel of one flavour from $BASE's tree (scripts/base.sh).
+# Usage: [BASE=7.3] build-kernel.sh FLAVOUR   (default | debug | mainline | ...); output in
+# build/kernel-FLAVOUR/ (6.12) or build/kernel-FLAVOUR-7.3/ (7.3)
 # The .config is tinyconfig plus config/default.config (plus config/debug.config for
 # "debug"); it is only rewritten when its content changes, so rebuilds stay incremental.
 # KERNEL_TREE and KERNEL_OUT build another source tree into another directory
@@ -8,11 +9,26 @@
 # KERNEL_TARGETS builds other make targets than bzImage (objects, directories).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/base.sh"
 flavour=${1:-default}
-tree=${KERNEL_TREE:-$top/build/linux}
-out=${KERNEL_OUT:-$top/build/kernel-$flavour}
+# "mainline": the base as it is (tag base, none of the series) with the default config,
+# for comparison (make bench BASE=7.3). Built from a worktree at the tag mounted over
+# the tree in a mount namespace of its own (root), so that ccache entries of the tree's
+# own builds serve it (the sources' path is part of what ccache hashes).
+if [ "$flavour" = mainline ] && [ -z "${KERNEL_TREE:-}" ]; then
+	wt=$base_tree-base
+	[ -e "$wt/.git" ] || git -C "$base_tree" worktree add -q --detach "$wt" base
+	git -C "$wt" checkout -q -f --detach base
+	if unshare -m true 2>/dev/null; then
+		exec unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+			"$wt" "$base_tree" env KERNEL_TREE="$base_tree" "$0" mainline
+	fi
+	export KERNEL_TREE=$wt
+fi
+tree=${KERNEL_TREE:-$base_tree}
+out=${KERNEL_OUT:-$top/build/kernel-$flavour$base_sfx}
 frags=("$top/config/default.config")
-[ "$flavour" = default ] || frags+=("$top/config/$flavour.config")
+case $flavour in default|mainline) ;; *) frags+=("$top/config/$flavour.config") ;; esac
 for f in "${frags[@]}"; do [ -f "$f" ] || { echo "build-kernel: no $f" >&2; exit 1; }; done
 export KBUILD_BUILD_USER=deferred-unwind KBUILD_BUILD_HOST=vm KBUILD_BUILD_TIMESTAMP='2000-01-01'
 kmake=(make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" -j"$(nproc)")

@@ -3,11 +3,15 @@
 # tests on each kernel flavour given, the guests side by side, with the console logs
 # checked for splats. Prints one line per test when all have ended, and the closing
 # "N passed, N failed, N skipped".
-# Usage: check.sh [host] FLAVOUR...   (kernels must be built: build/kernel-FLAVOUR)
+# Usage: [BASE=7.3] check.sh [host] FLAVOUR...   (kernels must be built:
+# build/kernel-FLAVOUR, on 7.3 build/kernel-FLAVOUR-7.3; results in build/check-FLAVOUR
+# or build/check-FLAVOUR-7.3). The guests get BASE and the base's perf (for the flavour
+# "mainline", the base as it is: build/perf-mainline-7.3).
 # The host's own kernel is an old one without deferred callchains: perf's fallback
 # is tested there.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/base.sh"
 pass=0 fail=0 skip=0
 failed=() logs=()
 
@@ -21,14 +25,20 @@ tally() { # FLAVOUR RESULT...
 		SKIP*) skip=$((skip + 1)) ;;
 		*) fail=$((fail + 1)); failed+=("[$f] $r")
 			# the test's log, by its name: run.sh writes tests/NAME.log
-			name=${r#* }; logs+=("$top/build/check-$f/tests/${name%%:*}.log") ;;
+			name=${r#* }; logs+=("$(outdir "$f")/tests/${name%%:*}.log") ;;
 		esac
 	done
 }
 
-# guest FLAVOUR: the guest tests on build/kernel-FLAVOUR, into build/check-FLAVOUR
+# the results of FLAVOUR (host: one for both bases)
+outdir() {
+	if [ "$1" = host ]; then echo "$top/build/check-host"; else echo "$top/build/check-$1$base_sfx"; fi
+}
+
+# guest FLAVOUR: the guest tests on build/kernel-FLAVOUR$base_sfx, into $(outdir FLAVOUR)
 guest() {
-	local f=$1 out=$top/build/check-$1 timeout machine
+	local f=$1 out timeout machine
+	out=$(outdir "$f")
 	# The per-flavour settings: VM time-out (the debug kernel is slower; the default runs
 	# perf test, tests/cases/perf-test.sh) and QEMU machine. The debug kernel (kmemleak on)
 	# boots on q35: on pc (i440fx) ACPI's _PRT builds the PCI interrupt routing in an AML
@@ -42,8 +52,10 @@ guest() {
 	*) timeout=2400 machine=pc ;;
 	esac
 	VM_MACHINE=$machine \
-	"$top/scripts/vm.sh" -k "$top/build/kernel-$f/arch/x86/boot/bzImage" -o "$out" \
-		-t "${VM_TIMEOUT:-$timeout}" -- env TOP="$top" FLAVOUR="$f" ${TESTS:+TESTS="$TESTS"} \
+	"$top/scripts/vm.sh" -k "$top/build/kernel-$f$base_sfx/arch/x86/boot/bzImage" -o "$out" \
+		-t "${VM_TIMEOUT:-$timeout}" -- env TOP="$top" FLAVOUR="$f" BASE="$BASE" \
+		PERF="$top/build/perf$([ "$f" != mainline ] || echo -mainline)$base_sfx/perf" \
+		${TESTS:+TESTS="$TESTS"} \
 		sh "$top/tests/run.sh" >"$out/vm.log" 2>&1
 	echo $? > "$out/vm.rc"
 }
@@ -53,21 +65,21 @@ guest() {
 mapfile -t flavours < <(printf '%s\n' "$@" | awk '!seen[$0]++')
 guests=()
 for f in "${flavours[@]}"; do
-	out=$top/build/check-$f
+	out=$(outdir "$f")
 	rm -rf "$out"; mkdir -p "$out"
 	[ "$f" = host ] || { guests+=("$f"); continue; }
 	env TOP="$top" GUEST_OUT="$out" CASES="$top/tests/host" ${TESTS:+TESTS="$TESTS"} \
 		sh "$top/tests/run.sh" >"$out/run.log" 2>&1
 done
 [ ${#guests[@]} -eq 0 ] ||
-	echo "check: guests ${guests[*]} side by side (progress: build/check-FLAVOUR/output)" >&2
+	echo "check: guests ${guests[*]} side by side (progress: build/check-FLAVOUR$base_sfx/output)" >&2
 for f in "${guests[@]}"; do
 	guest "$f" &
 done
 wait
 
 for f in "${flavours[@]}"; do
-	out=$top/build/check-$f
+	out=$(outdir "$f")
 	results=()
 	[ -f "$out/results" ] && mapfile -t results < "$out/results"
 	if [ "$f" = host ]; then

@@ -1,15 +1,17 @@
 #!/bin/bash
-# Churn of the series in build/linux, per series of patches/series and overall:
+# Churn of the series in $BASE's tree (scripts/base.sh), per series of its series
+# file and overall:
 # (lines added summed over the patches - lines added by the series as a whole)
 # / lines added by the series as a whole. A series that adds a line a later patch
 # of it removes or changes counts that line twice. Also the largest patch of each
 # series in changed lines outside tests (tools/testing, tools/perf/tests, tests).
-# Usage: churn.sh   (the commits base..HEAD, in the series of patches/series)
+# Usage: [BASE=7.3] churn.sh   (the commits base..HEAD, in the series of the series file)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tree=$top/build/linux
+. "$top/scripts/base.sh"
+tree=$base_tree
 commits=($(git -C "$tree" rev-list --reverse base..HEAD))
-series=$(grep -v '^#' "$top/patches/series" | sed '/^$/d; s|/.*||' | uniq -c)
+series=$(grep -v '^#' "$base_patches/series" | sed '/^$/d; s|/.*||' | uniq -c)
 [ "$(echo "$series" | awk '{n+=$1} END{print n}')" = "${#commits[@]}" ] ||
 	{ echo "churn: patches/series and base..HEAD differ in length (make export?)" >&2; exit 1; }
 

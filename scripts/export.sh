@@ -1,5 +1,6 @@
 #!/bin/bash
-# Write the commits base..HEAD of build/linux back to patches/ and rewrite patches/series.
+# Write the commits base..HEAD of $BASE's tree (scripts/base.sh; 6.12: build/linux) back
+# to its series directory (patches/, patches-7.3/) and rewrite its series file.
 # The patches form series, one directory each (patches/NN-name/), postable on their own:
 # each directory's 0000-cover-letter.patch says how many commits are its ("[PATCH 0/N]")
 # and holds its subject and text, which are kept; the shortlog and diffstat under them
@@ -7,15 +8,17 @@
 # To add a patch to a series, raise N in its cover letter before exporting.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tree=$top/build/linux
+. "$top/scripts/base.sh"
+tree=$base_tree
+patches=$base_patches
 [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 	{ echo "export: $tree has uncommitted changes; commit them first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fp=(-c user.name=deferred-unwind -c user.email=deferred-unwind@invalid format-patch -q --zero-commit --no-signature --full-index)
 
-covers=("$top"/patches/*/0000-cover-letter.patch)
-[ -e "${covers[0]}" ] || { echo "export: no patches/*/0000-cover-letter.patch" >&2; exit 1; }
+covers=("$patches"/*/0000-cover-letter.patch)
+[ -e "${covers[0]}" ] || { echo "export: no ${patches#$top/}/*/0000-cover-letter.patch" >&2; exit 1; }
 commits=($(git -C "$tree" rev-list --reverse base..HEAD))
 counts=() total=0
 for c in "${covers[@]}"; do
@@ -28,7 +31,7 @@ done
 
 i=0
 {
-	echo "# deferred-unwind series against Debian linux-source-6.12 (applied in this order;"
+	echo "# deferred-unwind series against Debian $base_pkg (applied in this order;"
 	echo "# each directory is a series with its cover letter, 0000-cover-letter.patch)"
 	for s in "${!covers[@]}"; do
 		c=${covers[$s]} n=${counts[$s]}
@@ -66,6 +69,6 @@ i=0
 		done
 	done
 } > "$tmp/series"
-mv "$tmp/series" "$top/patches/series"
-echo "export: $(grep -vc '^#' "$top/patches/series" || true) patches in" \
-	"${#covers[@]} series in patches/"
+mv "$tmp/series" "$patches/series"
+echo "export: $(grep -vc '^#' "$patches/series" || true) patches in" \
+	"${#covers[@]} series in ${patches#$top/}/"

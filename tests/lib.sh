@@ -334,11 +334,16 @@ sfconv_said() {
 	done
 }
 
+# The suffix of the kernel base's outputs under build/ (scripts/base.sh): none on 6.12
+base_sfx() {
+	[ "${BASE:-6.12}" = 6.12 ] || echo "-$BASE"
+}
+
 # kselftest PROGRAM CASES: run a kernel selftest built by tests/prog/kselftest.mk
-# (PROGRAM relative to build/kselftest) and pass only if every one of its CASES cases
+# (PROGRAM relative to build/kselftest, on 7.3 build/kselftest-7.3) and pass only if every one of its CASES cases
 # passed (its TAP plan, ok lines and totals; a skip is a failure) with no new splat
 kselftest() {
-	prog=$(dirname "$BIN")/kselftest/$1 cases=$2
+	prog=$(dirname "$BIN")/kselftest$(base_sfx)/$1 cases=$2
 	[ -x "$prog" ] || fail "$prog not built (tests/prog/kselftest.mk; the selftest not in the tree?)"
 	before=$(splats)
 	"$prog" > tap.txt 2>&1

@@ -7,7 +7,8 @@
 # A test passes with exit 0, is skipped with 77, fails otherwise; its last line says why.
 # A line "# timeout: SECONDS" in a test gives it more than $TEST_TIMEOUT.
 # Each test's duration in seconds goes to $GUEST_OUT/times ("NAME SECONDS").
-# Environment from the host: TOP (repository), BIN (test programs), PERF (perf binary).
+# Environment from the host: TOP (repository), BIN (test programs), PERF (perf binary),
+# BASE (the kernel base, 6.12 or 7.3: tests/skip-BASE lists the tests it skips, and why).
 here=$(cd "$(dirname "$0")" && pwd)
 : "${TOP:=$(dirname "$here")}" "${BIN:=$TOP/build/tests}" "${PERF:=$TOP/build/perf/perf}"
 : "${GUEST_OUT:=/tmp}" "${TEST_TIMEOUT:=300}" "${CASES:=$here/cases}"
@@ -44,6 +45,15 @@ tests() {
 tests | LC_ALL=C sort -k 1,1 > "$GUEST_OUT/tests.list"
 while read -r key name kind what <&3; do
 	if [ -n "${TESTS:-}" ] && ! echo "$name" | grep -qE "$TESTS"; then
+		continue
+	fi
+	# a test the base (BASE, default 6.12) cannot run yet or at all: tests/skip-BASE
+	# holds "REGEXP REASON" lines; a test whose name matches is skipped with the reason
+	why=$(awk -v n="$name" '!/^#/ && NF > 1 && n ~ ("^(" $1 ")$") {
+		sub(/^[^ \t]+[ \t]+/, ""); print; exit }' "$here/skip-${BASE:-6.12}" 2>/dev/null)
+	if [ -n "$why" ]; then
+		echo "SKIP $name: on ${BASE:-6.12}: $why" | tee -a "$GUEST_OUT/results"
+		skip=$((skip + 1))
 		continue
 	fi
 	work=$(mktemp -d /tmp/test.XXXXXX)

@@ -1,7 +1,8 @@
-# The guest runs the kernel built from build/linux, with its test interfaces, and with
-# high-resolution timers on every CPU from the local APIC timer.
+# The guest runs the kernel built from the base's tree (build/linux, build/linux-7.3),
+# with its test interfaces, and with high-resolution timers on every CPU from the local
+# APIC timer.
 . "$TOP/tests/lib.sh"
-want=$(cat "$TOP/build/kernel-$(flavour)/include/config/kernel.release")
+want=$(cat "$TOP/build/kernel-$(flavour)$(base_sfx)/include/config/kernel.release")
 got=$(uname -r)
 [ "$got" = "$want" ] || fail "kernel release: expected $want, got $got"
 [ -r /proc/kallsyms ] || fail "no /proc/kallsyms"

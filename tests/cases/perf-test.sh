@@ -9,7 +9,7 @@
 # timeout: 1800
 . "$TOP/tests/lib.sh"
 default_kernel_only "perf test"
-tree=$TOP/build/linux/tools/perf
+tree=$TOP/build/linux$(base_sfx)/tools/perf
 expect=$TOP/tests/perf-test.expect
 [ -d "$tree/tests/shell" ] || skip "no perf source tree at $tree"
 ln -s "$tree/tests" tests

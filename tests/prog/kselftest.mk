@@ -20,7 +20,7 @@ BUILD ?= $(TOP)/build
 TREE ?= $(BUILD)/linux
 
 KSFT_SRC := $(TREE)/tools/testing/selftests
-KSFT_OUT := $(BUILD)/kselftest
+KSFT_OUT := $(BUILD)/kselftest$(SFX)
 KSFT_HDR := $(KSFT_OUT)/hdr
 # The selftests built: DIR/PROGRAM under $(KSFT_SRC) and $(KSFT_OUT)
 KSFT_PROGS := sframe/sframe_prctl perf_events/deferred_callchain

@@ -606,10 +606,10 @@ static void test_user_only(void)
 
 	for (k = 0; k < NR_PLANTED; k++) {
 		ras[0] = (unsigned long)func_a + 1;
-		ras[1] = planted_ras[k];
+		ras[1] = planted_ra(k);
 		ras[2] = (unsigned long)func_b + 1;
 		fp = fake_frames(f, ras, 3);
-		snprintf(what, sizeof(what), "planted %lx", planted_ras[k]);
+		snprintf(what, sizeof(what), "planted %lx", planted_ra(k));
 		walk_both(what, fp, ras, 2, 2);
 	}
 }

@@ -3,6 +3,8 @@
 #ifndef TESTS_UTIL_H
 #define TESTS_UTIL_H
 
+#include <sys/mman.h>
+
 #define NOINLINE __attribute__((noinline))
 #define barrier() asm volatile("" ::: "memory")
 
@@ -33,22 +35,48 @@ static inline __attribute__((always_inline)) long raw_syscall3(long nr, long a1,
 /*
  * User callchains hold user addresses only. USER_ADDR_LIMIT: the first address
  * that is not one for this build's tasks (the kernel half of x86-64; TASK_SIZE of
- * an ia32 task). planted_ras: return addresses that tests put in made-up frames,
- * which no walk may report: kernel-looking values, a user memory pattern, and
- * values at and just above the limit.
+ * an ia32 task). planted_ra(k), k < NR_PLANTED: return addresses that tests put in
+ * made-up frames, which no walk may report: kernel-looking values, a user memory
+ * pattern, and values at and just above the limit.
  */
 #ifdef __x86_64__
-#define USER_ADDR_LIMIT 0x0000800000000000ULL
-static const unsigned long planted_ras[] __attribute__((unused)) = {
-	0xffffffff8badc0deUL, 0xccccccccccccccccUL, 0x00007ffffffff000UL, 0x0000800000000000UL,
-};
+/*
+ * 47 bits of user space with 4-level paging, 56 with 5-level (a kernel that uses
+ * LA57 where the CPU has it, as 7.x does under QEMU's "max" CPU): mmap() honours
+ * a hint above 47 bits only then.
+ */
+static __attribute__((unused)) unsigned long long user_addr_limit(void)
+{
+	static unsigned long long limit;
+	void *p;
+
+	if (!limit) {
+		p = mmap((void *)(1UL << 47), 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		limit = p != MAP_FAILED && (unsigned long)p >= 1UL << 47 ? 1ULL << 56 : 1ULL << 47;
+		if (p != MAP_FAILED)
+			munmap(p, 4096);
+	}
+	return limit;
+}
+#define USER_ADDR_LIMIT user_addr_limit()
+#define NR_PLANTED 4U
+static __attribute__((unused)) unsigned long planted_ra(unsigned int k)
+{
+	static const unsigned long fixed[] = { 0xffffffff8badc0deUL, 0xccccccccccccccccUL };
+
+	/* then TASK_SIZE (the limit's last page is not user space), the limit */
+	return k < 2 ? fixed[k] : USER_ADDR_LIMIT - (k == 2 ? 4096 : 0);
+}
 #else
 #define USER_ADDR_LIMIT 0xffffe000ULL
-static const unsigned long planted_ras[] __attribute__((unused)) = {
-	0xffffe000UL, 0xfffff000UL, 0xffffffffUL,
-};
+#define NR_PLANTED 3U
+static __attribute__((unused)) unsigned long planted_ra(unsigned int k)
+{
+	static const unsigned long planted[] = { 0xffffe000UL, 0xfffff000UL, 0xffffffffUL };
+
+	return planted[k];
+}
 #endif
-#define NR_PLANTED (sizeof(planted_ras) / sizeof(planted_ras[0]))
 
 /* Is @ip a planted return address or not a user address? */
 static inline __attribute__((unused)) int bad_user_ip(unsigned long long ip)
@@ -56,7 +84,7 @@ static inline __attribute__((unused)) int bad_user_ip(unsigned long long ip)
 	unsigned int i;
 
 	for (i = 0; i < NR_PLANTED; i++)
-		if (ip == planted_ras[i])
+		if (ip == planted_ra(i))
 			return 1;
 	return ip >= USER_ADDR_LIMIT;
 }

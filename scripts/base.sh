@@ -1,0 +1,28 @@
+# Sourced by the scripts: the kernel base they work on, from $BASE (default 6.12).
+#   base_pkg      Debian's source package (linux-source-X.Y)
+#   base_tar      its tarball, once fetched
+#   base_tree     the working tree (a git repository, tag "base" = the pristine source)
+#   base_patches  the series directory (its "series" file lists the patches)
+#   base_sfx      the suffix of this base's outputs under build/ (kernel-FLAVOUR$sfx, ...)
+# 6.12 is installed on the host by scripts/deps.sh; 7.3 is fetched by
+# scripts/source-7.3.sh into build/apt-7.3/ (the host's APT configuration is not used).
+# shellcheck shell=bash disable=SC2034
+BASE=${BASE:-6.12}
+case $BASE in
+6.12)
+	base_pkg=linux-source-6.12
+	base_tar=/usr/src/linux-source-6.12.tar.xz
+	base_tree=$top/build/linux
+	base_patches=$top/patches
+	base_sfx= ;;
+7.3)
+	base_pkg=linux-source-7.3
+	base_tar=$top/build/apt-7.3/usr/src/linux-source-7.3.tar.xz
+	base_tree=$top/build/linux-7.3
+	base_patches=$top/patches-7.3
+	base_sfx=-7.3 ;;
+*)
+	echo "BASE=$BASE: the bases are 6.12 and 7.3" >&2
+	exit 2 ;;
+esac
+export BASE
