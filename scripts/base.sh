@@ -6,7 +6,7 @@
 #   base_sfx      the suffix of this base's outputs under build/ (kernel-FLAVOUR$sfx, ...)
 # 6.12 is installed on the host by scripts/deps.sh; 7.3 is fetched by
 # scripts/source-7.3.sh into build/apt-7.3/ (the host's APT configuration is not used).
-# shellcheck shell=bash disable=SC2034
+# shellcheck shell=bash disable=SC2034,SC2154 # sets what the sourcing script uses; top is its own
 BASE=${BASE:-6.12}
 case $BASE in
 6.12)

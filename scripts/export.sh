@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 fp=(-c user.name=deferred-unwind -c user.email=deferred-unwind@invalid format-patch -q --zero-commit --no-signature --full-index)
 
 covers=("$patches"/*/0000-cover-letter.patch)
-[ -e "${covers[0]}" ] || { echo "export: no ${patches#$top/}/*/0000-cover-letter.patch" >&2; exit 1; }
+[ -e "${covers[0]}" ] || { echo "export: no ${patches#"$top"/}/*/0000-cover-letter.patch" >&2; exit 1; }
 commits=($(git -C "$tree" rev-list --reverse base..HEAD))
 counts=() total=0
 for c in "${covers[@]}"; do
@@ -71,4 +71,4 @@ i=0
 } > "$tmp/series"
 mv "$tmp/series" "$patches/series"
 echo "export: $(grep -vc '^#' "$patches/series" || true) patches in" \
-	"${#covers[@]} series in ${patches#$top/}/"
+	"${#covers[@]} series in ${patches#"$top"/}/"

@@ -21,9 +21,9 @@ if ! "${apt[@]}" download "linux-source-7.3=$want" >/dev/null 2>&1; then
 	echo "source-7.3: linux-source-7.3 $want is no longer in the registry; using the newest 7.3.y" >&2
 	"${apt[@]}" download linux-source-7.3 >/dev/null
 fi
-deb=$(ls -t linux-source-7.3_*.deb | head -n 1)
+deb=$(find . -maxdepth 1 -name "linux-source-7.3_*.deb" -printf "%T@ %f\n" | sort -nr | head -n 1 | cut -d" " -f2)
 got=$(dpkg-deb -f "$deb" Version)
-rm -rf "$dir/usr"
+rm -rf "${dir:?}/usr"
 dpkg-deb -x "$deb" "$dir"
 echo "$got" > "$stamp"
 echo "source-7.3: linux-source-7.3 $got"

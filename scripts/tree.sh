@@ -46,7 +46,7 @@ if [ ! -d "$tree/.git" ]; then
 fi
 
 if [ "${1:-}" != --reset ] && [ "$(tree_ids)" = "$(patch_ids)" ]; then
-	echo "tree: $tree is up to date with ${patches#$top/}/series ($(patch_ids | grep -c . || true) patches)"
+	echo "tree: $tree is up to date with ${patches#"$top"/}/series ($(patch_ids | grep -c . || true) patches)"
 	exit 0
 fi
 
@@ -54,12 +54,12 @@ if [ "${1:-}" != --reset ]; then
 	# Refuse to throw away commits that are not in patches/.
 	extra=$(comm -23 <(tree_ids | sort) <(patch_ids | sort))
 	if [ -n "$extra" ] || [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
-		echo "tree: $tree has commits or changes not in ${patches#$top/}/: run 'make export' or 'make tree RESET=1'" >&2
+		echo "tree: $tree has commits or changes not in ${patches#"$top"/}/: run 'make export' or 'make tree RESET=1'" >&2
 		exit 1
 	fi
 fi
 
-echo "tree: applying ${patches#$top/}/series to $tree"
+echo "tree: applying ${patches#"$top"/}/series to $tree"
 git -C "$tree" am --abort >/dev/null 2>&1 || true
 git -C "$tree" reset -q --hard base
 while read -r p; do
