@@ -4,6 +4,7 @@
 #   base_tree     the working tree (a git repository, tag "base" = the pristine source)
 #   base_patches  the series directory (its "series" file lists the patches)
 #   base_sfx      the suffix of this base's outputs under build/ (kernel-FLAVOUR$sfx, ...)
+#   base_perf     make variables its perf is built with (array)
 # 6.12 is installed on the host by scripts/deps.sh; 7.3 is fetched by
 # scripts/source-7.3.sh into build/apt-7.3/ (the host's APT configuration is not used).
 # shellcheck shell=bash disable=SC2034,SC2154 # sets what the sourcing script uses; top is its own
@@ -14,13 +15,16 @@ case $BASE in
 	base_tar=/usr/src/linux-source-6.12.tar.xz
 	base_tree=$top/build/linux
 	base_patches=$top/patches
-	base_sfx= ;;
+	base_sfx=
+	base_perf=() ;;
 7.3)
 	base_pkg=linux-source-7.3
 	base_tar=$top/build/apt-7.3/usr/src/linux-source-7.3.tar.xz
 	base_tree=$top/build/linux-7.3
 	base_patches=$top/patches-7.3
-	base_sfx=-7.3 ;;
+	base_sfx=-7.3
+	# the rustc here aborts on 7.3's Rust test workload of perf
+	base_perf=(NO_RUST=1) ;;
 *)
 	echo "BASE=$BASE: the bases are 6.12 and 7.3" >&2
 	exit 2 ;;

@@ -26,9 +26,6 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$tree" worktree add -q --detach "$wt" base
 fi
 mkdir -p "$logs" "$dir/perf"
-# 7.3's perf: without its Rust test workload (the rustc here aborts on it)
-perf_extra=()
-[ "$BASE" = 6.12 ] || perf_extra=(NO_RUST=1)
 
 # Build in the worktree as if it were build/linux: with the worktree mounted over it in a
 # mount namespace of its own (root), so that compiler cache entries of build/linux and
@@ -81,7 +78,7 @@ for c in $commits; do
 		t1=$SECONDS
 		if in_tree nice -n 19 make -s -C "$src/tools/perf" O="$dir/perf" -j"$(nproc)" CC="ccache gcc" \
 			NO_LIBPYTHON=1 NO_LIBPERL=1 NO_GTK2=1 NO_SLANG=1 NO_JEVENTS=1 NO_LIBBPF=1 \
-			WERROR=0 NO_SHELLCHECK=1 "${perf_extra[@]}" >>"$log" 2>&1; then
+			WERROR=0 NO_SHELLCHECK=1 "${base_perf[@]}" >>"$log" 2>&1; then
 			perf=", perf ok"
 		else
 			perf=", perf FAILED"; ok=0

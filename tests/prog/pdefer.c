@@ -102,16 +102,8 @@ static int open_sw_event(uint64_t config, uint64_t period, pid_t pid, int cpu, u
 /* Tracepoint @name (SYSTEM/EVENT) of the current task, a sample per hit; -1 if none */
 static int open_tracepoint(const char *name, uint64_t flags)
 {
-	char path[256];
-	FILE *f;
-	int id = -1;
+	long id = tracepoint_id(name);
 
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id", name);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%d", &id) != 1)
-		id = -1;
-	if (f)
-		fclose(f);
 	check(id >= 0, "no tracepoint %s", name);
 	return id < 0 ? -1 : open_typed_event(PERF_TYPE_TRACEPOINT, id, 1, 0, -1, flags);
 }

@@ -99,22 +99,6 @@ static uint64_t *flags_word(struct perf_event_attr *attr)
 	return (uint64_t *)((char *)&attr->read_format + sizeof(attr->read_format));
 }
 
-static long tracepoint_id(const char *name)
-{
-	char path[256];
-	long id = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%ld", &id) != 1)
-			id = -1;
-		fclose(f);
-	}
-	return id;
-}
-
 static const uint64_t sample_bits[] = {
 	PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ADDR, PERF_SAMPLE_ID,
 	PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_PERIOD, PERF_SAMPLE_READ,

@@ -3,6 +3,7 @@
 #ifndef TESTS_UTIL_H
 #define TESTS_UTIL_H
 
+#include <stdio.h>
 #include <sys/mman.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -77,6 +78,23 @@ static __attribute__((unused)) unsigned long planted_ra(unsigned int k)
 	return planted[k];
 }
 #endif
+
+/* The id of tracepoint @name (SYSTEM/EVENT) in tracefs, -1 if it has none */
+static __attribute__((unused)) long tracepoint_id(const char *name)
+{
+	char path[256];
+	long id = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/id", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &id) != 1)
+			id = -1;
+		fclose(f);
+	}
+	return id;
+}
 
 /* Is @ip a planted return address or not a user address? */
 static inline __attribute__((unused)) int bad_user_ip(unsigned long long ip)
