@@ -29,8 +29,8 @@ flavour() {
 }
 
 # default_kernel_only WHAT: skip this test on other kernels than the default one (the
-# tests of user-space tools, whose kernel paths the other tests take on every kernel;
-# the README lists them)
+# tests of user-space tools, and heavy suites, whose kernel paths the other tests take
+# on every kernel; the README lists them)
 default_kernel_only() {
 	[ "$(flavour)" = default ] || skip "$1: the default kernel only"
 }

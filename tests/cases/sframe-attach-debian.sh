@@ -11,6 +11,7 @@
 # checked by sframe-attach with a program of the test suite.)
 # timeout: 900
 . "$TOP/tests/lib.sh"
+default_kernel_only "heavy suite (sframe-attach-system and sfconv-* attach under the debug kernel)"
 sframe_detach_all
 export SFRAME_CACHE_DIR="$PWD/cache"
 conv=$TOP/build/sframe-conv/sframe-conv

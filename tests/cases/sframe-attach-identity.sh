@@ -9,6 +9,7 @@
 #  - past kernel.sframe_attach_max_bytes an attachment fails with ENOSPC.
 # timeout: 900
 . "$TOP/tests/lib.sh"
+default_kernel_only "heavy suite (sframe-attach-system and sfconv-* attach under the debug kernel)"
 export SFRAME_CACHE_DIR="$PWD/cache"
 conv=$TOP/build/sframe-conv/sframe-conv
 libc=/lib/x86_64-linux-gnu/libc.so.6

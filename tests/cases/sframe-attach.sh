@@ -12,6 +12,7 @@
 # are detached), and a user without CAP_SYS_ADMIN can neither attach nor detach.
 # timeout: 900
 . "$TOP/tests/lib.sh"
+default_kernel_only "heavy suite (sframe-attach-system and sfconv-* attach under the debug kernel)"
 export SFRAME_CACHE_DIR="$PWD/cache"
 conv=$TOP/build/sframe-conv/sframe-conv
 libc=/lib/x86_64-linux-gnu/libc.so.6
