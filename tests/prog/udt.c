@@ -313,7 +313,8 @@ static void hostile_unplaceable(char *unmapped)
 static void test_hostile(void)
 {
 	/* fake frames live here, in this function's frame: above the SP */
-	static const unsigned long cache_max = (4096 - 8) / 8;	/* kernel longs */
+	/* kernel longs: the 4 KiB cache less nr_entries and the user IP and SP */
+	static const unsigned long cache_max = (4096 - 24) / 8;
 	unsigned long frames[2 * DEEP + 2], cycle[2], i, ret = (unsigned long)func_b + 1;
 	char *unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
