@@ -25,6 +25,8 @@
  *                                  every process that maps it, running or
  *                                  not (root: PR_SFRAME_FILE)
  *   sframe-conv -D|--detach FILE...  detach them
+ *   sframe-conv --detach-all       detach every attached section whose file
+ *                                  is in place (/proc/sframe_files)
  *   sframe-conv -s|--system [-d DIR] [PATH...]  attach, system-wide: the ELF files
  *                                  mapped executable by running processes
  *                                  (/proc/PID/maps) and those in PATHs
@@ -409,11 +411,39 @@ static int detach(const char *file)
 	return ret ? -1 : 0;
 }
 
+/*
+ * Detach every section listed in /proc/sframe_files ("BYTES DEV INODE
+ * STATE PATH") by its path; a file that is gone keeps its section until no
+ * process maps it, and fails here
+ */
+static int detach_all(void)
+{
+	FILE *f = fopen("/proc/sframe_files", "re");
+	char *line = NULL, *path;
+	size_t size = 0;
+	int bad = 0;
+
+	if (!f) {
+		fprintf(stderr, "sframe-conv: /proc/sframe_files: %s\n", strerror(errno));
+		return 1;
+	}
+	while (getline(&line, &size, f) > 0) {
+		line[strcspn(line, "\n")] = 0;
+		path = strchr(line, '/');
+		if (path)
+			bad |= detach(path);
+	}
+	free(line);
+	fclose(f);
+	return bad ? 1 : 0;
+}
+
 static const char usage_text[] =
 	"usage: sframe-conv [-2|-3] [-o OUT [-S NAME]] FILE...\n"
 	"       sframe-conv -c [-T] [-d DIR] FILE...\n"
 	"       sframe-conv -a|--attach [-d DIR] FILE...\n"
 	"       sframe-conv -D|--detach FILE...\n"
+	"       sframe-conv --detach-all\n"
 	"       sframe-conv -s|--system [-d DIR] [PATH...]\n"
 	"       sframe-conv -A OBJFD|vdso OUTFD [DIRFD]\n";
 
@@ -442,6 +472,9 @@ static void help(void)
 	     "  -a, --attach        attach each FILE's section to the file (root): every\n"
 	     "                      process that maps it, running or not, is unwound with it\n"
 	     "  -D, --detach        detach the sections of the FILEs (root)\n"
+	     "  --detach-all        detach every section attached to a file that is in\n"
+	     "                      place (root; those of deleted files go with their last\n"
+	     "                      mapping)\n"
 	     "  -s, --system        attach the ELF files mapped by running processes and\n"
 	     "                      those in PATHs (files, or directories: their *.so*;\n"
 	     "                      default /lib/x86_64-linux-gnu and /usr/lib/x86_64-linux-gnu)\n"
@@ -502,13 +535,14 @@ int main(int argc, char **argv)
 	struct sfconv_opts opts = { .version = SFCONV_VERSION_DEFAULT };
 	const char *out = NULL, *dir = NULL, *scn = NULL;
 	char dirbuf[PATH_MAX];
-	int opt, fill = 0, att = 0, det = 0, sys = 0, bad = 0;
+	int opt, fill = 0, att = 0, det = 0, det_all = 0, sys = 0, bad = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "-A"))
 		return audit_fill(argc - 2, argv + 2);
 	static const struct option longopts[] = {
 		{ "attach", no_argument, NULL, 'a' },
 		{ "detach", no_argument, NULL, 'D' },
+		{ "detach-all", no_argument, NULL, 'X' },
 		{ "system", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -535,6 +569,9 @@ int main(int argc, char **argv)
 		case 'D':
 			det = 1;
 			break;
+		case 'X':
+			det_all = 1;
+			break;
 		case 's':
 			sys = 1;
 			break;
@@ -550,6 +587,11 @@ int main(int argc, char **argv)
 		default:
 			usage();
 		}
+	}
+	if (det_all) {
+		if (optind != argc || argc != 2)
+			usage();
+		return detach_all();
 	}
 	/* The cache holds what the helper registers: the default version */
 	if ((optind == argc && !sys) || (out && argc - optind > 1) || (out && fill) ||
