@@ -37,7 +37,7 @@ include tools/sframe-conv/sframe-conv.mk
 export BENCH_WORKLOADS BENCH_MODES
 
 .PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check demo bench clean \
-	fuzz series-check churn bench-testcost deb system-test
+	fuzz series-check churn bench-testcost bench-compare deb system-test
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
@@ -45,6 +45,8 @@ help:
 	@echo '              flame graphs of -g and fp,defer (build/demo/flamegraphs.png)'
 	@echo 'make bench    deferred vs immediate vs DWARF unwinding in the VM (-icount):'
 	@echo '              build/bench/results.md, .csv, chart.png (docs/bench.md)'
+	@echo 'make bench-compare   the benchmark on 7.3 as it is, 7.3 with patches-7.3/ and'
+	@echo '              6.12 with patches/, side by side (build/bench-compare/results.md)'
 	@echo 'make bench-testcost   instructions the test interface would cost exec and'
 	@echo '              system calls: default vs production kernel (-icount)'
 	@echo 'make deb      Debian packages: kernel image and headers, perf-defer, sframe-tools'
@@ -139,13 +141,18 @@ demo: demo-deps kernel perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
 bench: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
 	@scripts/bench.sh
 
+# 7.3 as it is, 7.3 with patches-7.3/ and 6.12 with patches/ on the same workloads
+bench-compare: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
+	@$(MAKE) --no-print-directory BASE=7.3 tree
+	@scripts/bench-kernels.sh
+
 bench-testcost: kernel $(BENCH_BIN)/testcost
 	@scripts/bench-testcost.sh
 
 # Everything built or run under build/, but the trees (build/linux, build/linux-7.3), the
 # fetched 7.3 source (build/apt-7.3) and the flame graph template from npm (build/npm)
 clean:
-	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-* $(BUILD)/bench \
+	rm -rf $(BUILD)/kernel-* $(BUILD)/perf $(BUILD)/tests $(BUILD)/check-* $(BUILD)/bench $(BUILD)/bench-* \
 		$(BUILD)/demo $(BUILD)/vm $(BUILD)/sframe-test $(BUILD)/series-check $(BUILD)/sframe-conv \
 		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.* $(BUILD)/bench-testcost $(BUILD)/deb \
 		$(BUILD)/perf-deb $(BUILD)/system-test $(BUILD)/perf-7.3 $(BUILD)/perf-mainline-7.3 \

@@ -10,11 +10,14 @@ function num(x) { return x != "" && x != "n/a" }
 function v(w, m, k) { return (w, m, k) in V ? V[w, m, k] : "n/a" }
 function div(a, b, f) { return (!num(a) || !num(b) || b + 0 == 0) ? "n/a" : sprintf(f, a / b) }
 function dash(x) { return num(x) ? x : "-" }
+# A mode may name its kernel, "KERNEL/MODE" (scripts/bench-compare.sh): its kind is MODE
+function kind(m) { sub(/^.*\//, "", m); return m }
+function kpre(m) { return match(m, /^.*\//) ? substr(m, 1, RLENGTH) : "" }
 
 # The figures of one run (all "n/a" where they do not apply); the base of sframe, sfv3
 # and sfv2 is the SFrame build without sampling (sfnone: the same code), the other
-# modes' the workload without (none)
-function figures(w, m,    i, t, s, b, bt, bc) {
+# modes' the workload without (none), both on the same kernel
+function figures(w, m,    i, t, s, b, bt, bc, k) {
 	for (i = 1; i <= ncols; i++)
 		F[w, m, C[i]] = "n/a"
 	F[w, m, "workload"] = w
@@ -27,7 +30,8 @@ function figures(w, m,    i, t, s, b, bt, bc) {
 	F[w, m, "hot_ms"] = sprintf("%.1f", t / 1e6)
 	F[w, m, "record_ms"] = div(v(w, m, "record_ns"), 1e6, "%.1f")
 	F[w, m, "record_cpu_ms"] = div(v(w, m, "record_cpu_ns"), 1e6, "%.1f")
-	if (m == "none" || m == "sfnone") {
+	k = kind(m)
+	if (k == "none" || k == "sfnone") {
 		F[w, m, "slowdown_pct"] = "0.00"
 		return
 	}
@@ -37,13 +41,13 @@ function figures(w, m,    i, t, s, b, bt, bc) {
 	F[w, m, "complete_pct"] = div(v(w, m, "complete"), s / 100, "%.1f")
 	F[w, m, "deepest"] = v(w, m, "deepest")
 	F[w, m, "avg_user_frames"] = div(v(w, m, "userframes"), s, "%.2f")
-	if (m == "defer" || m == "sframe" || m ~ /^sfv/) {
+	if (k == "defer" || k == "sframe" || k ~ /^sfv/) {
 		F[w, m, "unwinds_per_sample"] = div(v(w, m, "unwinds"), s, "%.3f")
 		F[w, m, "unwinds"] = v(w, m, "unwinds")
 		F[w, m, "entries"] = v(w, m, "entries")
 		F[w, m, "records"] = v(w, m, "records")
 	}
-	b = m == "sframe" || m ~ /^sfv/ ? "sfnone" : "none"
+	b = kpre(m) (k == "sframe" || k ~ /^sfv/ ? "sfnone" : "none")
 	if (!((w, b) in ran))
 		return
 	bt = v(w, b, "elapsed_ns")
@@ -69,7 +73,8 @@ function unwinder(lo, hi, m,    t1, t2, f1, f2, slope) {
 	slope = (t2 - t1) / (f2 - f1)
 	F[hi, m, "instr_per_frame"] = sprintf("%.1f", slope)
 	F[hi, m, "instr_per_entry"] = sprintf("%.0f", t1 - slope * f1)
-	printf "| %s%s | %s, %s | %.1f / %.1f | %.0f / %.0f | %.1f | %.0f |\n", uname[m],
+	printf "| %s%s%s | %s, %s | %.1f / %.1f | %.0f / %.0f | %.1f | %.0f |\n",
+		kpre(m) == "" ? "" : substr(kpre(m), 1, length(kpre(m)) - 1) ": ", uname[kind(m)],
 		hi ~ /-32$/ ? ", ia32" : "", lo, hi, f1, f2, t1, t2, slope, t1 - slope * f1 > md
 }
 
@@ -91,7 +96,8 @@ function target(t,    n, L, i, w, r, wm, rw, rmode, rfig, a, b, ok, cnt, nums, l
 		if (!num(a) || !num(b))
 			continue
 		lim = tfac[t] * b
-		if (top[t] == "<=" ? a + 0 > lim : top[t] == "==" ? a + 0 != lim : a + 0 <= lim)
+		if (top[t] == "<=" ? a + 0 > lim : top[t] == "==" ? a + 0 != lim : \
+		    top[t] == ">=" ? a + 0 < lim : a + 0 <= lim)
 			ok = 0
 		nums = nums (cnt++ ? ", " : "") sprintf("%s %s vs %s", w, a, b) \
 			(b > 0 && top[t] != ">" ? sprintf(" (%.2fx)", a / b) : "")
@@ -103,7 +109,7 @@ function target(t,    n, L, i, w, r, wm, rw, rmode, rfig, a, b, ok, cnt, nums, l
 # One figure for the chart: a row per workload, a column per mode that has it
 function chart(fig,    i, j, nm, M, seenm) {
 	for (i = 1; i <= nruns; i++)
-		if (rm[i] != "none" && rm[i] != "sfnone" && num(F[rw[i], rm[i], fig]) &&
+		if (kind(rm[i]) != "none" && kind(rm[i]) != "sfnone" && num(F[rw[i], rm[i], fig]) &&
 		    !(rm[i] in seenm)) {
 			seenm[rm[i]] = 1
 			M[++nm] = rm[i]
@@ -238,7 +244,7 @@ END {
 		s = F[w, m, "slowdown_pct"]
 		printf "| %s | %s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w, m,
 			F[w, m, "note"] != "" ? " (*)" : "", F[w, m, "hot_ms"],
-			m == "none" || !num(s) ? "-" : sprintf("%+.2f%%", s), dash(F[w, m, "samples"]),
+			kind(m) == "none" || !num(s) ? "-" : sprintf("%+.2f%%", s), dash(F[w, m, "samples"]),
 			dash(F[w, m, "bytes_per_sample"]), dash(F[w, m, "unwinds_per_sample"]),
 			num(F[w, m, "complete_pct"]) ? F[w, m, "complete_pct"] "%" : "-",
 			dash(F[w, m, "deepest"]), dash(F[w, m, "added_us_per_sample"]),
@@ -259,9 +265,16 @@ END {
 	print "| unwinder | workloads | user frames/sample | in task ns/sample | " \
 		"instructions per frame | fixed instructions per entry |" > md
 	print "|---|---|--:|--:|--:|--:|" > md
+	# the unwinders: the modes run that are one (KERNEL/MODE too), in the order of um
+	for (j = 1; j <= nu; j++)
+		for (i = 1; i <= nruns; i++)
+			if (kind(rm[i]) == um[j] && !((rm[i]) in seenu)) {
+				seenu[rm[i]] = 1
+				U[++nun] = rm[i]
+			}
 	for (p = 1; p <= npairs; p++)
-		for (j = 1; j <= nu; j++)
-			unwinder(lo[p], hi[p], um[j])
+		for (j = 1; j <= nun; j++)
+			unwinder(lo[p], hi[p], U[j])
 
 	print "\nTargets (reported, not enforced):\n" > md
 	for (t = 1; t <= nt; t++)

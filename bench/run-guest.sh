@@ -165,7 +165,8 @@ run() { # WORKLOAD MODE [ROUND]
 	fi
 	line="$w $mode elapsed_ns=$elapsed cpu_ns=${cpu:-0} record_ns=$((t1 - t0))"
 	line="$line record_cpu_ns=$(($(children_ns /tmp/bench.times1) - $(children_ns /tmp/bench.times0)))"
-	line="$line unwinds=$(($3 - $1)) entries=$(($4 - $2))"
+	# the unwinder's counters: with its test interface only
+	[ -r "$ctl" ] && line="$line unwinds=$(($3 - $1)) entries=$(($4 - $2))"
 	if [ "$mode" != none ] && [ "$mode" != sfnone ]; then
 		bytes=$("$PERF" report -i "$data" --header-only 2>/dev/null |
 			sed -n 's/^# data size *: *\([0-9]*\).*/\1/p')

@@ -30,3 +30,20 @@ case $BASE in
 	exit 2 ;;
 esac
 export BASE
+
+# base_mainline SCRIPT ARG...: run SCRIPT again on the base as it is, none of the series
+# (the flavour "mainline": 7.3 as it is, for comparison): the tree's tag "base" checked
+# out in a worktree ($base_tree-base), mounted over the tree in a mount namespace of its
+# own (root), so that ccache entries of the tree's own builds serve it (the sources'
+# path is part of what ccache hashes); without mount namespaces, KERNEL_TREE names the
+# worktree and the script goes on. The re-run has KERNEL_TREE set.
+base_mainline() {
+	local wt=$base_tree-base
+	[ -e "$wt/.git" ] || git -C "$base_tree" worktree add -q --detach "$wt" base
+	git -C "$wt" checkout -q -f --detach base
+	if unshare -m true 2>/dev/null; then
+		exec unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+			"$wt" "$base_tree" env KERNEL_TREE="$base_tree" "$@"
+	fi
+	export KERNEL_TREE=$wt
+}

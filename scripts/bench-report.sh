@@ -1,7 +1,7 @@
 #!/bin/bash
 # Turn the raw numbers of a benchmark run (OUTDIR/raw.txt, written by bench/run-guest.sh)
 # into OUTDIR/results.csv, OUTDIR/results.md (bench/report.awk, with the targets of
-# bench/targets) and OUTDIR/chart.png (gnuplot), and print the tables and the targets
+# $BENCH_TARGETS, default bench/targets) and OUTDIR/chart.png (gnuplot), and print the tables and the targets
 # (met / not met). docs/bench.md explains the figures.
 # Usage: bench-report.sh OUTDIR
 set -euo pipefail
@@ -11,7 +11,7 @@ out=${1:?usage: bench-report.sh OUTDIR}
 event=$(sed -n 's/^event //p' "$out/info.txt" 2>/dev/null)
 kernel=$(sed -n 's/^kernel //p' "$out/info.txt" 2>/dev/null | cut -d' ' -f1)
 awk -v out="$out" -v kernel="$kernel" -v event="$event" -f "$top/bench/report.awk" \
-	"$top/bench/targets" "$out/raw.txt"
+	"${BENCH_TARGETS:-$top/bench/targets}" "$out/raw.txt"
 
 # The chart: slowdown, bytes per sample (log) and complete stacks per workload and mode
 # (modes without any number, e.g. sframe on a kernel without it, are left out)

@@ -2,25 +2,31 @@
 # `make bench`: boot the kernel in QEMU with -icount (one vCPU, deterministic guest
 # time), run bench/run-guest.sh there (every workload in every mode, raw numbers in
 # build/bench/raw.txt), then write the report (scripts/bench-report.sh).
-# Usage: bench.sh [FLAVOUR]   (default: default; the kernel is build/kernel-FLAVOUR)
+# Usage: [BASE=7.3] bench.sh [FLAVOUR]   (default: default; the kernel is
+# build/kernel-FLAVOUR, on 7.3 build/kernel-FLAVOUR-7.3; the flavour "mainline" is the
+# base as it is, run with its own perf, build/perf-mainline-7.3)
 # Settings: BENCH_WORKLOADS, BENCH_MODES (subsets, space separated), BENCH_REPEAT (rounds
 # of fault's runs, bench/run-guest.sh), VM_TIMEOUT, BENCH_OUT (the output directory,
-# default build/bench).
+# default build/bench for 6.12's default kernel, else build/bench-FLAVOUR[-7.3]).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/base.sh"
 flavour=${1:-default}
-kdir=$top/build/kernel-$flavour
-out=${BENCH_OUT:-$top/build/bench}
-# The "sframe" mode needs the kernel's SFrame unwinder
+kdir=$top/build/kernel-$flavour$base_sfx
+perf=$top/build/perf$([ "$flavour" != mainline ] || echo -mainline)$base_sfx/perf
+name=$flavour$base_sfx
+out=${BENCH_OUT:-$top/build/bench$([ "$name" = default ] || echo "-$name")}
+# The SFrame modes need the kernel's SFrame unwinder: without it, only the others run
 sframe=0
 grep -qx 'CONFIG_UNWIND_USER_SFRAME=y' "$kdir/.config" 2>/dev/null && sframe=1
+[ $sframe = 1 ] || : "${BENCH_MODES:=none fp defer dwarf}"
 rm -rf "$out/logs" "$out"/{raw.txt,info.txt,output,results.md,results.csv,chart.png,chart.dat,gnuplot.log}
 mkdir -p "$out"
 echo "bench: running the workloads in the VM (progress: $out/output)"
 start=$(date +%s)
 rc=0
 "$top/scripts/vm.sh" -i -k "$kdir/arch/x86/boot/bzImage" -o "$out" -t "${VM_TIMEOUT:-2400}" \
-	-- env TOP="$top" SFRAME="$sframe" \
+	-- env TOP="$top" SFRAME="$sframe" PERF="$perf" \
 	${BENCH_WORKLOADS:+WORKLOADS="$BENCH_WORKLOADS"} ${BENCH_MODES:+MODES="$BENCH_MODES"} \
 	${BENCH_REPEAT:+REPEAT="$BENCH_REPEAT"} \
 	sh "$top/bench/run-guest.sh" > "$out/vm.log" 2>&1 || rc=$?

@@ -12,18 +12,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/base.sh"
 flavour=${1:-default}
 # "mainline": the base as it is (tag base, none of the series) with the default config,
-# for comparison (make bench BASE=7.3). Built from a worktree at the tag mounted over
-# the tree in a mount namespace of its own (root), so that ccache entries of the tree's
-# own builds serve it (the sources' path is part of what ccache hashes).
+# for comparison (make bench-compare; scripts/base.sh: base_mainline)
 if [ "$flavour" = mainline ] && [ -z "${KERNEL_TREE:-}" ]; then
-	wt=$base_tree-base
-	[ -e "$wt/.git" ] || git -C "$base_tree" worktree add -q --detach "$wt" base
-	git -C "$wt" checkout -q -f --detach base
-	if unshare -m true 2>/dev/null; then
-		exec unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
-			"$wt" "$base_tree" env KERNEL_TREE="$base_tree" "$0" mainline
-	fi
-	export KERNEL_TREE=$wt
+	base_mainline "$0" mainline
 fi
 tree=${KERNEL_TREE:-$base_tree}
 out=${KERNEL_OUT:-$top/build/kernel-$flavour$base_sfx}
