@@ -3,13 +3,13 @@
 # entry's cookie, and one stack entry.
 . "$TOP/tests/lib.sh"
 . "$TOP/tests/ftrace.sh"
-ft_trace ftd-long "syscalls:sys_enter_read exceptions:page_fault_kernel" 'count: 400000\)' -- \
+ft_trace ftd-long "syscalls:sys_enter_read exceptions:page_fault_kernel" 'count: (0x)?400000\)' -- \
 	"$BIN/chain" 1 4194304
 [ "$(field marked "$r")" = 1 ] || fail "expected the stack of the one 4 MiB read: $r"
 c=$(cat a.txt.marked)
 n=$(grep -c "<user stack deferred> cookie=$c\$" a.txt)
 s=$(grep -c "<user stack unwind> cookie=$c " a.txt)
-f=$(awk -v c="$c" '/count: 400000\)/ { on = 1 } on && /page_fault_kernel/ { n++ }
+f=$(awk -v c="$c" '/count: (0x)?400000\)/ { on = 1 } on && /page_fault_kernel/ { n++ }
 	/<user stack unwind>/ && on { print n + 0; exit }' a.txt)
 echo "entry $c: $n cookie entries, $f page faults, $s stack entries"
 [ "$f" -ge 500 ] || fail "expected >= 500 page faults in the read, got $f"
