@@ -142,7 +142,8 @@ bench: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
 	@scripts/bench.sh
 
 # 7.3 as it is, 7.3 with patches-7.3/ and 6.12 with patches/ on the same workloads
-bench-compare: kernel perf $(BENCH_BINS) $(BUILD)/tsc-khz
+bench-compare: $(BENCH_BINS) $(BUILD)/tsc-khz
+	@$(MAKE) --no-print-directory BASE=6.12 kernel perf
 	@$(MAKE) --no-print-directory BASE=7.3 tree
 	@scripts/bench-kernels.sh
 

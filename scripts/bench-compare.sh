@@ -18,8 +18,9 @@ for kd in "$@"; do
 	# "W M ..." and "#note W M ...": M becomes KERNEL/M
 	awk -v k="$k" '{ $($1 == "#note" ? 3 : 2) = k "/" $($1 == "#note" ? 3 : 2); print }' \
 		"$dir/raw.txt" >> "$out/raw.txt"
-	kernels+=("$k=$(sed -n 's/^kernel //p' "$dir/info.txt" 2>/dev/null | cut -d' ' -f1)")
-	[ -n "$event" ] || event=$(sed -n 's/^event //p' "$dir/info.txt" 2>/dev/null)
+	[ -r "$dir/info.txt" ] || { echo "bench-compare: no $dir/info.txt" >&2; exit 1; }
+	kernels+=("$k=$(sed -n 's/^kernel //p' "$dir/info.txt" | cut -d' ' -f1)")
+	[ -n "$event" ] || event=$(sed -n 's/^event //p' "$dir/info.txt")
 done
 {
 	echo "kernel $(IFS=,; echo "${kernels[*]}")"
