@@ -47,3 +47,9 @@ base_mainline() {
 	fi
 	export KERNEL_TREE=$wt
 }
+
+# base_perf_dir FLAVOUR: the perf build of this base that FLAVOUR's guests run
+# (build/perf$base_sfx; for "mainline", the base's own perf: build/perf-mainline$base_sfx)
+base_perf_dir() {
+	echo "$top/build/perf$([ "$1" != mainline ] || echo -mainline)$base_sfx"
+}

@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/base.sh"
 flavour=${1:-default}
 kdir=$top/build/kernel-$flavour$base_sfx
-perf=$top/build/perf$([ "$flavour" != mainline ] || echo -mainline)$base_sfx/perf
+perf=$(base_perf_dir "$flavour")/perf
 name=$flavour$base_sfx
 out=${BENCH_OUT:-$top/build/bench$([ "$name" = default ] || echo "-$name")}
 # The SFrame modes need the kernel's SFrame unwinder: without it, only the others run

@@ -13,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = mainline ] && [ -z "${KERNEL_TREE:-}" ]; then
 	base_mainline "$0" mainline
 fi
-out=$top/build/perf$([ "${1:-}" != mainline ] || echo -mainline)$base_sfx
+out=$(base_perf_dir "${1:-}")
 mkdir -p "$out"
 echo "build-perf: building perf in $out"
 make -s -C "${KERNEL_TREE:-$base_tree}/tools/perf" O="$out" -j"$(nproc)" CC="ccache gcc" \

@@ -54,7 +54,7 @@ guest() {
 	VM_MACHINE=$machine \
 	"$top/scripts/vm.sh" -k "$top/build/kernel-$f$base_sfx/arch/x86/boot/bzImage" -o "$out" \
 		-t "${VM_TIMEOUT:-$timeout}" -- env TOP="$top" FLAVOUR="$f" BASE="$BASE" \
-		PERF="$top/build/perf$([ "$f" != mainline ] || echo -mainline)$base_sfx/perf" \
+		PERF="$(base_perf_dir "$f")/perf" \
 		${TESTS:+TESTS="$TESTS"} \
 		sh "$top/tests/run.sh" >"$out/vm.log" 2>&1
 	echo $? > "$out/vm.rc"
