@@ -23,9 +23,16 @@ for t in a b; do
 	[ "$(field bad "$r")" = 0 ] || fail "instance $t: cookie and stack entries out of order: $r"
 done
 "$PERF" report -D -i perf.data > dump.txt 2> /dev/null || fail "perf report -D failed"
-# perf: cookies of the samples, and the frames of each deferred record
-awk '/ \(cookie\)$/ { print $3 }' dump.txt | sed 's/^0*//' | sort -u > perf-samples.txt
-awk '/PERF_RECORD_CALLCHAIN_DEFERRED/ { c = $0; sub(/.*cookie: 0x/, "", c); sub(/ .*/, "", c); n = 0; next }
+# perf: cookies of the samples, and the frames of each deferred record. The series'
+# perf labels the cookie ("... (cookie)", "cookie: 0x..."); 7.3's own perf (BASE=7.3)
+# gives it after the marker's line and at the end of the record's line, then its frames
+# after an "FP chain" line.
+awk '/ \(cookie\)$/ { print $3 } /\(PERF_CONTEXT_USER_DEFERRED\)$/ { getline; print $3 }' dump.txt |
+	sed 's/^0*//' | sort -u > perf-samples.txt
+awk '/PERF_RECORD_CALLCHAIN_DEFERRED/ { c = $0; n = 0
+		if (c ~ /cookie: 0x/) { sub(/.*cookie: 0x/, "", c); sub(/ .*/, "", c) } else sub(/.*: 0x/, "", c)
+		next }
+	c != "" && /^\.\.\. FP chain: / { next }
 	c != "" && /^\.\.\.\.\. *[0-9]+: / { ip = $3; sub(/^0*/, "", ip); print c, n++, ip; next }
 	{ c = "" }' dump.txt > perf-frames.txt
 for t in a b; do

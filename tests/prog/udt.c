@@ -164,6 +164,7 @@ static void test_tracers(void)
 {
 	struct udt_state s, s2;
 	unsigned long i;
+	long ret;
 
 	ctl_cmd("reset");
 	ctl_cmd("request 3 2 1");
@@ -176,10 +177,22 @@ static void test_tracers(void)
 		check(s.t[0].ips[i] == s.t[1].ips[i], "frame %lu differs", i);
 
 	ctl_cmd("cancel 1");
-	ctl_cmd("request 3 1 1");
-	read_state(&s2);
-	check(s2.t[1].first_ret == -EINVAL && s2.t[1].ret == -EINVAL,
-	      "request of a cancelled tracer: expected %d, got %d", -EINVAL, s2.t[1].ret);
+	if (on_base("7.3")) {
+		/*
+		 * Mainline's unwind_deferred_request() warns about a request of a
+		 * cancelled work (a caller's bug): the test interface refuses it.
+		 */
+		ret = ctl_raw("request 3 1 1");
+		check(ret == -EINVAL, "request of a cancelled tracer: expected %d, got %ld",
+		      -EINVAL, ret);
+		ctl_cmd("request 1 1 1");
+		read_state(&s2);
+	} else {
+		ctl_cmd("request 3 1 1");
+		read_state(&s2);
+		check(s2.t[1].first_ret == -EINVAL && s2.t[1].ret == -EINVAL,
+		      "request of a cancelled tracer: expected %d, got %d", -EINVAL, s2.t[1].ret);
+	}
 	check(s2.t[1].calls == 1, "cancelled tracer called again (%lu calls)", s2.t[1].calls);
 	check(s2.t[0].calls == 2 && s2.t[0].first_ret == 0,
 	      "remaining tracer: expected 2 calls and ret 0, got %lu and %d", s2.t[0].calls,
@@ -303,10 +316,15 @@ static void hostile_unplaceable(char *unmapped)
 	static char data[64];
 
 	unplaceable("ra-text", (unsigned long)func_b + 1, 3);
+	unplaceable("ra-kernel", 0xffffffff8badc0deUL, 1);
+	if (on_base("7.3")) {
+		/* patches-7.3/ has no SFrame registry to place addresses with */
+		printf("ra-unmapped, ra-data, ra-hole: not on 7.3 (no executable mapping check)\n");
+		return;
+	}
 	unplaceable("ra-unmapped", (unsigned long)unmapped + 16, 1);
 	unplaceable("ra-data", (unsigned long)data + 16, 1);
 	unplaceable("ra-hole", 0x10000, 1);
-	unplaceable("ra-kernel", 0xffffffff8badc0deUL, 1);
 }
 #endif
 
