@@ -798,6 +798,65 @@ static void test_late(void)
 	close(fd);
 }
 
+static char *self;	/* argv[0], for the subtests that run the program again */
+
+/* execve() of this program ("nothing"), by a raw system call right here */
+NOINLINE void exec_caller(void)
+{
+	char *argv[] = { self, "nothing", NULL };
+	extern char **environ;
+
+	raw_syscall3(SYS_execve, (long)"/proc/self/exe", (long)argv, (long)environ);
+	_exit(127);
+}
+
+/*
+ * A sample of an execve() (its entry tracepoint, in a child that inherits the event)
+ * is deferred: its record must hold the user stack of the old image, which made the
+ * system call from exec_caller, not the new image's (the task work that delivers it
+ * would run with the new image's registers).
+ */
+static void test_exec(void)
+{
+	long id = tracepoint_id("syscalls/sys_enter_execve");
+	int fd, status, i, deferred, in_caller = 0;
+	pid_t pid;
+	void *rb;
+
+	check(id >= 0, "no tracepoint syscalls/sys_enter_execve");
+	if (id < 0)
+		return;
+	/* an inherited event is mapped per CPU */
+	pin_cpu0();
+	fd = open_typed_event(PERF_TYPE_TRACEPOINT, id, 1, 0, 0,
+			      ATTR_DEFER_CALLCHAIN | ATTR_DEFER_OUTPUT | ATTR_INHERIT);
+	check(fd >= 0, "perf_event_open: %s", strerror(errno));
+	if (fd < 0)
+		return;
+	rb = map_buffer(fd);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pid = fork();
+	if (!pid)
+		exec_caller();
+	waitpid(pid, &status, 0);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	parse_buffer(rb);
+	check(WIFEXITED(status) && !WEXITSTATUS(status), "child: status %x", status);
+	deferred = summary("exec");
+	check(deferred == 1, "expected 1 deferred sample (the execve), got %d", deferred);
+	for (i = 0; i < nrecords; i++) {
+		printf("record of cookie %lx: %lu frames, the first %lx %s\n",
+		       (unsigned long)records[i].cookie, (unsigned long)records[i].nr,
+		       records[i].nr ? (unsigned long)records[i].ips[0] : 0UL,
+		       records[i].nr ? sym(records[i].ips[0]) : "-");
+		in_caller += records[i].nr && !strcmp(sym(records[i].ips[0]), "exec_caller");
+	}
+	check(nrecords == 1 && in_caller == 1,
+	      "expected 1 record starting in the old image's exec_caller, got %d of %d",
+	      in_caller, nrecords);
+	close(fd);
+}
+
 typedef void (*record_fn)(const struct perf_event_header *h, const uint64_t *p, void *arg);
 
 /*
@@ -1297,9 +1356,14 @@ int main(int argc, char **argv)
 		 * (64-bit: syscalls:sys_enter_* does not fire for ia32 system calls)
 		 */
 		{ "late", test_late, SUBTEST_64 },
+		/* the deferred stack of an execve() sample is the old image's */
+		{ "exec", test_exec, SUBTEST_64 },
 	};
 	const struct subtest *t = subtest_find(tests, sizeof(tests) / sizeof(tests[0]), argv[1]);
 
+	self = argv[0];
+	if (argc > 1 && !strcmp(argv[1], "nothing"))
+		return 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_name = argc > 1 ? argv[1] : "";
 	if (!t) {
