@@ -5,14 +5,15 @@
 # $GUEST_OUT/flamegraph-MODE.html (MODE g or defer) and a summary line of each to
 # $GUEST_OUT/flamegraph-MODE.txt: samples in the recursion, the share of them whose stack
 # goes down to main, the deepest stack.
-perf_dir=$TOP/build/perf
+perf_dir=${PERF_DIR:-$TOP/build/perf}
 prog=$TOP/build/bench/bin/deep
 template=$TOP/build/npm/d3-flamegraph-base.html
-# perf script report flamegraph runs `perf script -s flamegraph.py` with the perf in
+# perf's flame graph report is `perf script -s flamegraph.py -- ARGS` (what `perf script
+# report flamegraph` runs; 7.3's passes ARGS without the "--"), run with the perf in
 # $PATH, from $PERF_EXEC_PATH (perf's source tree here: perf is not installed). perf
 # shows merged deferred callchains whole by default (the -g ones are cut at 127 frames
 # by the kernel, kernel.perf_event_max_stack).
-export PATH="$perf_dir:$PATH" PERF_EXEC_PATH="$TOP/build/linux/tools/perf"
+export PATH="$perf_dir:$PATH" PERF_EXEC_PATH="${PERF_TREE:-$TOP/build/linux/tools/perf}"
 
 for mode in g defer; do
 	case $mode in
@@ -23,7 +24,8 @@ for mode in g defer; do
 	echo "=== $title -e cpu-clock -F 1000 $prog 150 40000"
 	# shellcheck disable=SC2086
 	perf record -q -e cpu-clock -F 1000 $cg -o perf.data "$prog" 150 40000 >/dev/null || exit 1
-	perf script report flamegraph --template "$template" -o "$GUEST_OUT/flamegraph-$mode.html" \
+	perf script -s "$PERF_EXEC_PATH/scripts/python/flamegraph.py" -- --template "$template" \
+		-o "$GUEST_OUT/flamegraph-$mode.html" \
 		2>&1 | grep -v '^dumping'
 	perf script --comms deep -F ip,sym | awk -f "$TOP/tests/perf-samples.awk" |
 		awk -F '\t' -v title="$title" '

@@ -12,7 +12,8 @@ if [ -f "$d/options/userstacktrace_delay" ]; then
 	echo 1 > "$d/events/syscalls/sys_enter_read/enable"
 	echo 1 > "$d/options/userstacktrace_delay"
 	sh -c 'echo $$ > "$1/set_event_pid"; exec "$0" 3' "$prog" "$d"
-	grep -m1 -A7 "sys_read(fd: 3, .*count: 100000)" "$d/trace"
+	# (7.3 prints the arguments with 0x)
+	grep -m1 -A7 -E "sys_read\(fd: (0x)?3, .*count: (0x)?100000\)" "$d/trace"
 	echo 0 > "$d/events/enable"
 	echo
 fi

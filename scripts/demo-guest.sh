@@ -1,7 +1,8 @@
 #!/bin/sh
 # Guest side of the demo (see demo.sh). Uses deferred callchains when perf and the
 # kernel have them, immediate frame-pointer callchains otherwise.
-perf=$TOP/build/perf/perf
+# PERF_DIR: the base's perf build (scripts/demo.sh), 6.12's by default
+perf=${PERF_DIR:-$TOP/build/perf}/perf
 prog=$TOP/build/tests/chain
 mode=fp
 if "$perf" record --call-graph fp,defer -e cpu-clock -o /tmp/probe.data true >/dev/null 2>&1 &&
