@@ -94,11 +94,17 @@ for c in $commits; do
 	ignore=(--ignore UNKNOWN_COMMIT_ID)
 	printf '%s\n' "$files" | grep -qv '^tools/' ||
 		ignore=(--ignore UNKNOWN_COMMIT_ID,CAMELCASE,SPLIT_STRING,SPDX_LICENSE_TAG,FILE_PATH_CHANGES)
-	# Files added or deleted under a directory a MAINTAINERS section lists (F: DIR/, as
-	# 7.3 lists kernel/unwind/) need no change of MAINTAINERS: checkpatch asks anyway.
+	# Files added or deleted under a directory or a glob a MAINTAINERS section lists
+	# (F: DIR/, as 7.3 lists kernel/unwind/; F: include/linux/sframe*.h) need no change
+	# of MAINTAINERS: checkpatch asks anyway.
 	added=$(cd "$wt" && git diff-tree --no-commit-id --name-only --diff-filter=AD -r "$c")
-	if [ -n "$added" ] && printf '%s\n' "$added" | awk 'NR == FNR { if ($1 == "F:" && $2 ~ /^[a-z].*\/$/) dir[$2]; next }
-		{ ok = 0; for (d in dir) if (index($0, d) == 1) ok = 1; if (!ok) exit 1 }' "$wt/MAINTAINERS" -; then
+	if [ -n "$added" ] && printf '%s\n' "$added" | awk 'NR == FNR {
+			if ($1 != "F:" || $2 !~ /^[a-z]/) next
+			if ($2 ~ /\/$/) { dir[$2]; next }
+			if ($2 ~ /\*/) { g = $2; gsub(/\./, "\\.", g); gsub(/\*/, "[^/]*", g); glob["^" g "$"] }
+			next }
+		{ ok = 0; for (d in dir) if (index($0, d) == 1) ok = 1
+		  for (g in glob) if ($0 ~ g) ok = 1; if (!ok) exit 1 }' "$wt/MAINTAINERS" -; then
 		ignore=(--ignore "${ignore[1]},FILE_PATH_CHANGES")
 	fi
 	cp=$(cd "$wt" && git format-patch -1 --stdout "$c" |
