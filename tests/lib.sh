@@ -282,7 +282,7 @@ record_exact() {
 	"$PERF" record -q -e cpu-clock -F 2000 $mode -o perf.data -- "$@" > out.txt 2> record.err ||
 		fail "perf record $mode failed: $(tail -n 1 record.err)"
 	grep -q '^expect: ' out.txt || fail "$* printed no chain: $(cat out.txt)"
-	"$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt 2> script.err ||
+	"$PERF" script --no-inline -i perf.data -F comm,tid,ip,sym > script.txt 2> script.err ||
 		fail "perf script failed: $(tail -n 1 script.err)"
 	echo "$mode, $*: $(sed -n 's/^expect: //p' out.txt)"
 	r=$(exact_chains script.txt "$(basename "$1")" "$kernel" $(sed -n 's/^expect: //p' out.txt))
@@ -309,7 +309,7 @@ sfconv_record() {
 		fi
 		"$PERF" record -q -e cpu-clock -F 4000 --call-graph fp,defer -o $mode.data \
 			-- "$@" > $mode.out 2> $mode.err || fail "perf record ($mode) failed"
-		"$PERF" script -i $mode.data -F comm,tid,ip,sym > $mode.txt || fail "perf script failed"
+		"$PERF" script --no-inline -i $mode.data -F comm,tid,ip,sym > $mode.txt || fail "perf script failed"
 	done
 	cat audit.err
 }
@@ -388,7 +388,7 @@ defer_record() {
 	shift
 	"$PERF" record -q -e cpu-clock --call-graph fp,defer -o $name.data "$@" > $name.out 2> $name.err ||
 		fail "perf record ($name) failed: $(tail -n 1 $name.err)"
-	"$PERF" script -i $name.data -F comm,tid,ip,sym > $name.txt 2> $name.serr ||
+	"$PERF" script --no-inline -i $name.data -F comm,tid,ip,sym > $name.txt 2> $name.serr ||
 		fail "perf script ($name) failed: $(tail -n 1 $name.serr)"
 }
 
