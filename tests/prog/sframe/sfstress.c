@@ -49,33 +49,10 @@
 #define CONTEXT_USER_DEFERRED	((uint64_t)-640)
 #define RECORD_CALLCHAIN_DEFERRED 22
 #define PR_REGISTER_SFRAME	0x53465247
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE	0x100000
-#endif
 #define RING_PAGES		16
 #define CODE_SIZE		(64 << 10)
 #define SEC_SIZE		(64 << 10)
 #define NFRAMES			64
-
-/*
- * The end of user space: 47 bits, or 56 with 5-level paging (7.3 uses it
- * where the CPU has LA57, as QEMU's "max" CPU does). Made-up return
- * addresses just above it must never be in a user callchain.
- */
-static uint64_t user_limit = 1ULL << 47;
-
-static void find_user_limit(void)
-{
-	void *p = mmap((void *)(1UL << 47), 4096, PROT_READ,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-
-	if (p == (void *)(1UL << 47)) {
-		user_limit = 1ULL << 56;
-		munmap(p, 4096);
-	} else if (p != MAP_FAILED) {
-		munmap(p, 4096);
-	}
-}
 #define NKVALS			256
 
 struct prctl_sframe {
@@ -186,7 +163,7 @@ static unsigned long made_up_ra(unsigned int *seed)
 	case 1:
 		return 0xccccccccccccccccUL;
 	case 2:
-		return user_limit - 4096 + rnd(seed, 8192);
+		return USER_ADDR_LIMIT - 4096 + rnd(seed, 8192);
 	case 3:
 		return n ? kvals[rnd(seed, n < NKVALS ? n : NKVALS)] : 0xffffffff81000000UL;
 	default:
@@ -272,9 +249,9 @@ static void check_sample(struct ring *r, const uint64_t *p, const uint64_t *end)
 			user = 0;
 		} else if (user) {
 			r->user_frames++;
-			if (p[i] >= user_limit)
+			if (p[i] >= USER_ADDR_LIMIT)
 				bad(r, "user callchain entry", p[i]);
-		} else if (p[i] >= user_limit && nkvals < NKVALS) {
+		} else if (p[i] >= USER_ADDR_LIMIT && nkvals < NKVALS) {
 			kvals[nkvals++] = p[i];
 		}
 	}
@@ -304,7 +281,7 @@ static void drain(struct ring *r)
 			if (rec[2] > (uint64_t)(h.size / 8 - 3))
 				die("deferred record overruns");
 			for (i = 0; i < rec[2]; i++)
-				if (rec[3 + i] >= user_limit)
+				if (rec[3 + i] >= USER_ADDR_LIMIT)
 					bad(r, "deferred record entry", rec[3 + i]);
 		}
 		tail += h.size;
@@ -324,7 +301,6 @@ int main(int argc, char **argv)
 		printf("SKIP: PR_REGISTER_SFRAME is for 64-bit tasks\n");
 		return 77;
 	}
-	find_user_limit();
 	end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 10);
 	tids[0] = gettid();
 	if (pthread_create(&t[0], NULL, mutator, NULL) ||
