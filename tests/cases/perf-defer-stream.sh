@@ -6,15 +6,17 @@
 # the held-back EXIT removed the new thread (":100"), and sample 19 came after 22.
 . "$TOP/tests/lib.sh"
 "$BIN/defer-stream" > stream.data || fail "defer-stream failed"
-"$PERF" script -i - -F comm,tid,time,ip < stream.data > script.txt 2> script.err ||
+"$PERF" script -i - -F comm,tid,time,ip,sym < stream.data > script.txt 2> script.err ||
 	fail "perf script failed: $(tail -n 1 script.err)"
-# One line per sample: comm tid time: frames ("unmerged:COOKIE" for the deferred marker)
+# One line per sample: comm tid time: frames ("unmerged:COOKIE" for the deferred marker:
+# a line "(user callchain deferred, cookie: COOKIE)", or "COOKIE (cookie)" in 7.3's perf)
 perf_samples script.txt | awk -F '\t' '{
 	split($1, h, " ")
 	line = h[1] " " h[2] " " h[3]
 	for (i = 2; i <= NF; i++) {
 		nf = split($i, f, " ")
 		if ($i ~ /cookie: /) { c = f[nf]; sub(/\)$/, "", c); line = line " unmerged:" c }
+		else if (f[2] == "(cookie)") line = line " unmerged:" f[1]
 		else line = line " " f[1]
 	}
 	print line }' > got.txt
