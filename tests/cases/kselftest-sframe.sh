@@ -3,8 +3,6 @@
 # tests/prog/kselftest.mk): error codes of bad arguments and corrupt sections, one
 # registration per code range, removed for exactly that range, dropped at munmap and
 # exec, copied at fork, and a section attached to a file and detached (PR_SFRAME_FILE).
-# Every one of its 14 cases must pass (13 on 7.3, whose series has no sections attached
-# to files yet, so no attach_file case); a skip is a failure here.
+# Every one of its 14 cases must pass, on both bases; a skip is a failure here.
 . "$TOP/tests/lib.sh"
-case ${BASE:-6.12} in 7.3) cases=13 ;; *) cases=14 ;; esac
-kselftest sframe/sframe_prctl $cases
+kselftest sframe/sframe_prctl 14
