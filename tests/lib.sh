@@ -125,6 +125,15 @@ expect_deep() {
 }
 
 # chain_report PERF_SCRIPT_OUTPUT COMM KSYMS FUNC...
+# script_frames DATA OUT: the samples of perf.data file DATA as `perf script -F
+# comm,tid,ip,sym` prints them, in OUT (perf script's errors in OUT.err), without
+# inlined frames: 7.3's perf prints them (6.12's does not), and the chains the tests
+# expect are the frames of the stack. Fails the test if perf script does.
+script_frames() {
+	"$PERF" script --no-inline -i "$1" -F comm,tid,ip,sym > "$2" 2> "$2.err" ||
+		fail "perf script -i $1 failed: $(tail -n 1 "$2.err")"
+}
+
 # Reads `perf script -F comm,tid,ip,sym` output and prints
 #   samples=S marked=M good=G bad=B
 # S samples of COMM, M of them whose kernel part has the functions KSYMS (a+b|c: a,
@@ -282,8 +291,7 @@ record_exact() {
 	"$PERF" record -q -e cpu-clock -F 2000 $mode -o perf.data -- "$@" > out.txt 2> record.err ||
 		fail "perf record $mode failed: $(tail -n 1 record.err)"
 	grep -q '^expect: ' out.txt || fail "$* printed no chain: $(cat out.txt)"
-	"$PERF" script --no-inline -i perf.data -F comm,tid,ip,sym > script.txt 2> script.err ||
-		fail "perf script failed: $(tail -n 1 script.err)"
+	script_frames perf.data script.txt
 	echo "$mode, $*: $(sed -n 's/^expect: //p' out.txt)"
 	r=$(exact_chains script.txt "$(basename "$1")" "$kernel" $(sed -n 's/^expect: //p' out.txt))
 	expect_exact "$r" 50 95
@@ -309,7 +317,7 @@ sfconv_record() {
 		fi
 		"$PERF" record -q -e cpu-clock -F 4000 --call-graph fp,defer -o $mode.data \
 			-- "$@" > $mode.out 2> $mode.err || fail "perf record ($mode) failed"
-		"$PERF" script --no-inline -i $mode.data -F comm,tid,ip,sym > $mode.txt || fail "perf script failed"
+		script_frames $mode.data $mode.txt
 	done
 	cat audit.err
 }
@@ -388,8 +396,7 @@ defer_record() {
 	shift
 	"$PERF" record -q -e cpu-clock --call-graph fp,defer -o $name.data "$@" > $name.out 2> $name.err ||
 		fail "perf record ($name) failed: $(tail -n 1 $name.err)"
-	"$PERF" script --no-inline -i $name.data -F comm,tid,ip,sym > $name.txt 2> $name.serr ||
-		fail "perf script ($name) failed: $(tail -n 1 $name.serr)"
+	script_frames $name.data $name.txt
 }
 
 # sfattach_record NAME PID SPEC...: 1 s of the running process PID recorded with

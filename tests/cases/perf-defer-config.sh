@@ -15,7 +15,7 @@ grep -q "defer_callchain: 1" evlist.txt && grep -q "defer_output: 1" evlist.txt 
 n=$("$PERF" report -D -i perf.data 2> /dev/null | grep -c "PERF_RECORD_CALLCHAIN_DEFERRED")
 echo "records: $n"
 [ "$n" -gt 5 ] || fail "expected > 5 PERF_RECORD_CALLCHAIN_DEFERRED, got $n"
-"$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt || fail "perf script failed"
+script_frames perf.data script.txt
 expect_chains "$(chain_report script.txt chain "$ZERO_READ" func_c func_b func_a main)" 20
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph fp -o fp.data "$BIN/chain" 20 ||
 	fail "perf record --call-graph fp failed"

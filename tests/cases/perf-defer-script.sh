@@ -8,5 +8,5 @@
 "$PERF" evlist -v -i perf.data > evlist.txt
 grep -q "defer_callchain: 1" evlist.txt || fail "no event with defer_callchain in perf.data"
 grep -q "defer_output: 1" evlist.txt || fail "no event with defer_output in perf.data"
-"$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt || fail "perf script failed"
+script_frames perf.data script.txt
 expect_chains "$(chain_report script.txt chain "$ZERO_READ" func_c func_b func_a main)" 20

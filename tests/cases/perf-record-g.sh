@@ -5,5 +5,5 @@
 . "$TOP/tests/lib.sh"
 default_kernel_only "perf tools test"
 "$PERF" record -q -e cpu-clock -F 2000 -g -o perf.data "$BIN/chain" 400 || fail "perf record failed"
-"$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt || fail "perf script failed"
+script_frames perf.data script.txt
 expect_chains "$(chain_report script.txt chain "$ZERO_READ" func_c func_b func_a main)" 20

@@ -48,7 +48,7 @@ spins=$(per_flavour 300 100)
 for mode in fp,defer fp; do
 	"$PERF" record -q -e cpu-clock -c 50000 --call-graph "$mode" -o "$mode.data" "$prog" spin $spins \
 		> /dev/null || fail "perf record $mode failed"
-	"$PERF" script -i "$mode.data" -F comm,tid,ip,sym > "$mode.txt" || fail "perf script $mode failed"
+	script_frames "$mode.data" "$mode.txt"
 done
 defer=$(chain_exact fp,defer.txt)
 fp=$(chain_exact fp.txt 2> /dev/null)

@@ -6,7 +6,7 @@ prog=$BIN/sframe/sfchain
 for mode in fp,defer fp; do
 	"$PERF" record -q -e cpu-clock -F 4000 --call-graph "$mode" -o "$mode.data" "$prog" spin "$(per_flavour 1500 300)" \
 		> /dev/null || fail "perf record $mode failed"
-	"$PERF" script -i "$mode.data" -F comm,tid,ip,sym > "$mode.txt" || fail "perf script $mode failed"
+	script_frames "$mode.data" "$mode.txt"
 done
 # The leaf's write spins in udt_request_from_timer; other writes (the set-up
 # commands, through libc) are not part of the chain.

@@ -22,7 +22,7 @@ for v in 3 2; do
 	[ "$got" = "e2de0$v" ] || fail "deep-sfv$v: .sframe starts $got, expected e2de0$v (magic, version $v)"
 	"$PERF" record -q -e cpu-clock -c $period --call-graph fp,defer -o v$v.data -- "$bin" 150 $iters 16 \
 		> /dev/null 2> record.err || fail "perf record failed: $(tail -n 1 record.err)"
-	"$PERF" script -i v$v.data -F comm,tid,ip,sym > v$v.txt || fail "perf script failed"
+	script_frames v$v.data v$v.txt
 	rep=$(path_report v$v.txt deep-sfv$v __x64_sys_getppid "$WANT")
 	echo "version $v: $rep"
 	[ "$(field samples "$rep")" -ge 10 ] || fail "version $v: expected >= 10 samples in getppid(): $rep"
@@ -31,7 +31,7 @@ for v in 3 2; do
 done
 "$PERF" record -q -e cpu-clock -c $period -g -o g.data -- "$TOP/build/bench/bin/deep-sfv3" 150 $iters 16 \
 	> /dev/null 2> record.err || fail "perf record -g failed: $(tail -n 1 record.err)"
-"$PERF" script -i g.data -F comm,tid,ip,sym > g.txt || fail "perf script failed"
+script_frames g.data g.txt
 rep=$(path_report g.txt deep-sfv3 __x64_sys_getppid "$WANT" 2> /dev/null)
 echo "-g (control): $rep"
 [ "$(field samples "$rep")" -ge 3 ] && [ "$(field good "$rep")" = 0 ] ||

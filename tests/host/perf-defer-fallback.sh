@@ -7,5 +7,5 @@ cat record.err
 grep -qi "no deferred callchain support, switching them off" record.err ||
 	fail "perf did not say it switches deferred callchains off"
 "$PERF" evlist -v -i perf.data | grep -q "defer_" && fail "defer bits left in the recorded attrs"
-"$PERF" script -i perf.data -F comm,tid,ip,sym > script.txt || fail "perf script failed"
+script_frames perf.data script.txt
 expect_chains "$(chain_report script.txt chain ksys_read func_c func_b func_a main)" 20
