@@ -33,3 +33,15 @@ four 400 20.000000: ffffffff81000800 ffffffff81001800 401080 401090
 WANT
 diff -u want.txt got.txt || fail "perf script attributed or ordered deferred samples wrongly (diff above)"
 echo "all 9 samples with the right thread, chain and order"
+
+# A record that claims more frames than it holds (crafted, truncated) is an error of
+# perf script, not a read past it (7.3's perf died of SIGSEGV merging it)
+"$BIN/defer-stream" oversized > bad.data || fail "defer-stream oversized failed"
+"$PERF" script -i - -F comm,tid,time,ip < bad.data > bad.txt 2> bad.err
+rc=$?
+# (the shell's 129-192 are signals; perf exits with its error code, e.g. 242 for -EFAULT)
+[ $rc -le 128 ] || [ $rc -gt 192 ] ||
+	fail "perf script died of signal $((rc - 128)) on a record claiming 16M frames"
+[ $rc -ne 0 ] && grep -qi "can't parse" bad.err ||
+	fail "perf script did not refuse the record (exit $rc): $(tail -n 1 bad.err)"
+echo "a record claiming 16M frames: refused ($(grep -im1 "can't parse" bad.err))"

@@ -108,20 +108,30 @@ static void sample(uint32_t tid, int k, uint64_t cookie, int u)
 	emit(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, tid, tid, 0);
 }
 
-/* The deferred record of COOKIE: user frames UIP(u), UIP(u + 1). */
-static void deferred(uint32_t tid, uint64_t cookie, int u)
+/*
+ * The deferred record of COOKIE: user frames UIP(u), UIP(u + 1), claiming NR
+ * of them (2; more for a crafted or truncated record).
+ */
+static void deferred_nr(uint32_t tid, uint64_t cookie, int u, uint64_t nr)
 {
 	now += 1000000000;
 	begin();
 	put(cookie);
-	put(2);
+	put(nr);
 	put(UIP(u));
 	put(UIP(u + 1));
 	emit(RECORD_CALLCHAIN_DEFERRED, PERF_RECORD_MISC_USER, tid, tid, 1);
 }
 
-int main(void)
+static void deferred(uint32_t tid, uint64_t cookie, int u)
 {
+	deferred_nr(tid, cookie, u, 2);
+}
+
+/* With the argument "oversized", the last record claims 16M frames and holds 2. */
+int main(int argc, char **argv)
+{
+	int oversized = argc > 1 && !strcmp(argv[1], "oversized");
 	struct perf_event_attr attr;
 	uint64_t attr_words[ATTR_SIZE_VER8 / 8] = { 0 };
 	uint64_t magic[2] = { 0x32454c4946524550ULL, 16 };	/* "PERFILE2", pipe header size */
@@ -184,6 +194,6 @@ int main(void)
 	sample(400, 8, 0xd2, 0);	/* 20: merged, after 21 */
 	comm(500, 500, "five", 0);
 	sample(500, 9, 0, 7);		/* 22: immediate */
-	deferred(400, 0xd2, 8);
+	deferred_nr(400, 0xd2, 8, oversized ? 1ULL << 24 : 2);
 	return 0;
 }
