@@ -44,6 +44,12 @@ else
 	icount=()
 fi
 [ "$accel" = kvm ] && cpu=host
+# No 5-level paging under TCG (QEMU's max CPU has LA57): 7.3 dropped CONFIG_X86_5LEVEL and
+# uses it whenever the CPU has it, while 6.12's configs have it off. On 7.3 with KASAN,
+# pgtable_l5_enabled() reads the boot CPU's capabilities, which identify_cpu() clears and
+# fills again: an interrupt in that window at boot gets "KASAN: wild-memory-access" on its
+# irq_desc lock (a direct-map address above the 4-level shadow). Same paging on both bases.
+[ "$accel" = kvm ] || cpu=max,la57=off
 # TCG runs the vCPUs in one thread: with a thread per vCPU (MTTCG, QEMU 7.2) a vCPU can
 # keep running code another vCPU has rewritten, and the kernel's text patching (static
 # calls and keys, when a tracepoint is turned on or off) then ends in "Oops: int3" at a

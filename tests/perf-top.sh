@@ -135,7 +135,9 @@ top_user_paths() {
 
 # top_getppid_paths PATHS: the top_user_paths lines of PATHS of samples in getppid()
 # (kernel frames among x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns, pid_nr_ns
-# and do_syscall_64) whose kernel entry is one of the first four, as "PATH<tab>ENTRY"
+# and do_syscall_64) whose kernel entry is one of the first four or the RCU read lock
+# that __task_pid_nr_ns() takes (on 7.3 it is inlined into x64_sys_call, and getppid()'s
+# samples are in x64_sys_call and __rcu_read_lock/unlock), as "PATH<tab>ENTRY"
 # with the entry's full name: perf top cuts its symbol column to the widest of the
 # first -E entries,
 # filtered ones (other comms) included, so a name may come cut (at least 8 characters
@@ -146,7 +148,8 @@ top_user_paths() {
 top_getppid_paths() {
 	awk -F '\t' '
 	BEGIN {
-		n = split("x64_sys_call __x64_sys_getppid __task_pid_nr_ns pid_nr_ns", fn, " ")
+		n = split("x64_sys_call __x64_sys_getppid __task_pid_nr_ns pid_nr_ns " \
+			  "__rcu_read_lock __rcu_read_unlock", fn, " ")
 		for (i = 1; i <= n; i++) ours[fn[i]] = 1
 		ours["do_syscall_64"] = 1
 	}
