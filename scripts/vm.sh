@@ -11,6 +11,7 @@
 #   the system to write rc (and its results) into.
 #   -i runs QEMU with -icount (deterministic guest time, one vCPU) for benchmarks.
 #   Environment: VM_MACHINE (QEMU machine, default pc), VM_APPEND (more kernel parameters),
+#   VM_NO_LA57 (set: a CPU without 5-level paging),
 #   VM_TIMEOUT, VM_MEM, VM_CPUS, VM_ACCEL (defaults of -t, -m, -c, -a).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,12 +45,14 @@ else
 	icount=()
 fi
 [ "$accel" = kvm ] && cpu=host
-# No 5-level paging under TCG (QEMU's max CPU has LA57): 7.3 dropped CONFIG_X86_5LEVEL and
-# uses it whenever the CPU has it, while 6.12's configs have it off. On 7.3 with KASAN,
-# pgtable_l5_enabled() reads the boot CPU's capabilities, which identify_cpu() clears and
-# fills again: an interrupt in that window at boot gets "KASAN: wild-memory-access" on its
-# irq_desc lock (a direct-map address above the 4-level shadow). Same paging on both bases.
-[ "$accel" = kvm ] || cpu=max,la57=off
+# VM_NO_LA57=1: no 5-level paging (scripts/check.sh sets it for the debug kernel). 7.3 has
+# no CONFIG_X86_5LEVEL and uses LA57 whenever the CPU has it (QEMU's max CPU does; 6.12's
+# configs have it off). With KASAN, 7.3's pgtable_l5_enabled() reads the boot CPU's
+# capabilities until alternatives are patched, and identify_cpu() clears and fills them
+# again: an interrupt in that window at boot gets "KASAN: wild-memory-access" on its
+# irq_desc lock (a 5-level direct-map address, outside the 4-level shadow). Other guests
+# keep LA57, and with it user addresses above 47 bits.
+[ -n "${VM_NO_LA57:-}" ] && cpu+=,la57=off
 # TCG runs the vCPUs in one thread: with a thread per vCPU (MTTCG, QEMU 7.2) a vCPU can
 # keep running code another vCPU has rewritten, and the kernel's text patching (static
 # calls and keys, when a tracepoint is turned on or off) then ends in "Oops: int3" at a

@@ -134,14 +134,14 @@ top_user_paths() {
 }
 
 # top_getppid_paths PATHS: the top_user_paths lines of PATHS of samples in getppid()
-# (kernel frames among x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns, pid_nr_ns
-# and do_syscall_64) whose kernel entry is one of the first four or the RCU read lock
-# that __task_pid_nr_ns() takes (on 7.3 it is inlined into x64_sys_call, and getppid()'s
-# samples are in x64_sys_call and __rcu_read_lock/unlock), as "PATH<tab>ENTRY"
-# with the entry's full name: perf top cuts its symbol column to the widest of the
-# first -E entries,
-# filtered ones (other comms) included, so a name may come cut (at least 8 characters
-# are kept here). Samples in getppid() are taken before the entry's user stack is
+# (kernel frames among x64_sys_call, __x64_sys_getppid, __task_pid_nr_ns, pid_nr_ns,
+# task_active_pid_ns, the RCU read lock and do_syscall_64) whose kernel entry is one of
+# them but do_syscall_64, as "PATH<tab>ENTRY" with the entry's full name. On 7.3
+# (PREEMPT_LAZY: rcu_read_lock() is a call) the RCU lock functions have no frame of
+# their own, so the frame pointer walk of a sample in them skips their caller
+# ("__rcu_read_lock x64_sys_call"). A name may come cut (at least 8 characters are
+# matched): perf top cut its symbol column to filtered entries' widths before 01.9.
+# Samples in getppid() are taken before the entry's user stack is
 # unwound, and always get it deferred; samples later in the entry, on the way out (e.g.
 # in __task_pid_nr_ns for perf's own record of the deferred callchain), may get it
 # immediately, from the unwinder's cache, cut at kernel.perf_event_max_stack.
@@ -149,7 +149,7 @@ top_getppid_paths() {
 	awk -F '\t' '
 	BEGIN {
 		n = split("x64_sys_call __x64_sys_getppid __task_pid_nr_ns pid_nr_ns " \
-			  "__rcu_read_lock __rcu_read_unlock", fn, " ")
+			  "task_active_pid_ns __rcu_read_lock __rcu_read_unlock", fn, " ")
 		for (i = 1; i <= n; i++) ours[fn[i]] = 1
 		ours["do_syscall_64"] = 1
 	}

@@ -78,8 +78,16 @@ awk -F'\t' -v expect="$expect" '
 		}
 	}
 	END {
-		for (d in want)
-			if (!(d in seen)) print "listed but not run: " d
+		for (d in want) {
+			if (d in seen)
+				continue
+			if (want[d] == "Ok") {
+				print "expected Ok, not run: " d
+				bad++
+			} else {
+				print "listed but not run: " d
+			}
+		}
 		printf "perf test: %d Ok, %d FAILED, %d Skip, %d not run\n", count["Ok"], count["FAILED"], count["Skip"], count["NotRun"]
 		exit bad > 0
 	}' "$results" > verdict.txt

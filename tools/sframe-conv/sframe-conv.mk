@@ -38,15 +38,14 @@ SFCONV_TEST_OBJS ?= /lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2 
 # worktree: make sframe-conv-test SFCONV_READER_TREE=DIR); its header is copied into
 # $(SFCONV_OUT)/include. The SFrame versions checked: V3 needs a reader with V3's
 # flexible FDEs (SFRAME_RULE_REG), v2 is checked with every reader.
-SFCONV_READER_TREE ?= $(BUILD)/linux
+SFCONV_READER_TREE ?= $(TREE)
 SFCONV_READER := $(SFCONV_READER_TREE)/kernel/unwind/sframe_reader.c
 SFCONV_READER_H := $(SFCONV_READER_TREE)/include/linux/sframe_reader.h
 SFCONV_HDR := $(SFCONV_OUT)/include/linux/sframe_reader.h
 SFCONV_TEST_VERSIONS ?= $(if $(shell grep -s SFRAME_RULE_REG $(SFCONV_READER_H)),3 2,2)
 
-# Its guest tests need SFrame in the kernel: not on BASE=7.3 yet (tests/skip-7.3), whose
-# check then needs no 6.12 tree for the reader
-TEST_EXTRA += $(if $(SFX),,$(SFCONV_BINS))
+# Its guest tests (sfconv-*) run on both bases; each base's tree has the same reader
+TEST_EXTRA += $(SFCONV_BINS)
 
 .PHONY: sframe-conv sframe-conv-test sframe-conv-bench sframe-conv-regbench sfconv-force
 
