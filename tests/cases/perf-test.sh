@@ -3,7 +3,8 @@
 # kernel. Each test runs on its own (`perf test N`, time-limited), from a scratch
 # directory that has the source tree's tests/ (shell tests, attr tests) and ./perf, the
 # way perf test runs in its development tree. tests/perf-test.expect (on 7.3:
-# tests/perf-test-7.3.expect, 7.3's perf has other tests) lists the tests
+# tests/perf-test-7.3.expect, 7.3's perf has other tests; both after
+# tests/perf-test-slow.expect) lists the tests
 # that cannot pass in this guest (with the reason) and the flaky ones; any other
 # failure, or a listed "Ok" test that does not pass, fails this test.
 # Writes perf-test.results (number, result, seconds, description) to the log directory.
@@ -11,7 +12,9 @@
 . "$TOP/tests/lib.sh"
 default_kernel_only "perf test"
 tree=$TOP/build/linux$(base_sfx)/tools/perf
-expect=$TOP/tests/perf-test$(base_sfx).expect
+# the expectations: the slow tests neither base runs, then the base's own
+expect=$PWD/expect.txt
+cat "$TOP/tests/perf-test-slow.expect" "$TOP/tests/perf-test$(base_sfx).expect" > "$expect"
 [ -d "$tree/tests/shell" ] || skip "no perf source tree at $tree"
 ln -s "$tree/tests" tests
 ln -s "$PERF" perf
