@@ -7,7 +7,7 @@ fail() {
 
 skip() {
 	echo "SKIP: $*"
-	exit 77
+	exit 4
 }
 
 # splats: how many lines of the kernel log are splats (scripts/scan-log.sh's patterns,

@@ -1,14 +1,18 @@
 #!/bin/sh
 # Test runner: runs every $CASES/*.sh (default tests/cases, the guest tests; tests/host
 # holds the tests that run on the host) and every subtest of the programs listed in
-# $CASES/suites, or those matching $TESTS, in the order of their names, one line per
-# test, then "N passed, N failed, N skipped". Each test's output goes to
-# $GUEST_OUT/tests/NAME.log.
-# A test passes with exit 0, is skipped with 77, fails otherwise; its last line says why.
-# A line "# timeout: SECONDS" in a test gives it more than $TEST_TIMEOUT.
-# Each test's duration in seconds goes to $GUEST_OUT/times ("NAME SECONDS").
+# $CASES/suites, or those whose names match the extended regexp $TESTS, in the order of
+# their names, and reports them in KTAP (Documentation/dev-tools/ktap.rst): "KTAP version
+# 1", the plan "1..N", then "ok N NAME", "ok N NAME # SKIP WHY" or a diagnostic line
+# "# NAME: WHY (log: FILE)" and "not ok N NAME" per test, and closes with kselftest's
+# "# Totals: ..." and "N passed, N failed, N skipped". $GUEST_OUT/results gets the same
+# KTAP lines; each test's output goes to $GUEST_OUT/tests/NAME.log.
+# A test passes with exit 0, is skipped with 4 (kselftest's KSFT_SKIP), fails otherwise;
+# its last line says why. A line "# timeout: SECONDS" in a test gives it more than
+# $TEST_TIMEOUT. Each test's duration in seconds goes to $GUEST_OUT/times ("NAME SECONDS").
 # Environment from the host: TOP (repository), BIN (test programs), PERF (perf binary),
 # BASE (the kernel base, 6.12 or 7.3: tests/skip-BASE lists the tests it skips, and why).
+# Exit status: 0 if no test failed.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${TOP:=$(dirname "$here")}" "${BIN:=$TOP/build/tests}" "${PERF:=$TOP/build/perf/perf}"
 : "${GUEST_OUT:=/tmp}" "${TEST_TIMEOUT:=300}" "${CASES:=$here/cases}"
@@ -42,17 +46,28 @@ tests() {
 	done
 }
 
-tests | LC_ALL=C sort -k 1,1 > "$GUEST_OUT/tests.list"
-while read -r key name kind what <&3; do
-	if [ -n "${TESTS:-}" ] && ! echo "$name" | grep -qE "$TESTS"; then
-		continue
+# the selected tests, in order: "NAME KIND WHAT"
+tests | LC_ALL=C sort -k 1,1 | while read -r key name kind what; do
+	if [ -z "${TESTS:-}" ] || echo "$name" | grep -qE "$TESTS"; then
+		echo "$name $kind $what"
 	fi
+done > "$GUEST_OUT/tests.list"
+
+# report LINE...: KTAP lines, on the output and in $GUEST_OUT/results
+report() {
+	printf '%s\n' "$@" | tee -a "$GUEST_OUT/results"
+}
+
+report "KTAP version 1" "1..$(wc -l < "$GUEST_OUT/tests.list")"
+n=0
+while read -r name kind what <&3; do
+	n=$((n + 1))
 	# a test the base (BASE, default 6.12) cannot run yet or at all: tests/skip-BASE
 	# holds "REGEXP REASON" lines; a test whose name matches is skipped with the reason
 	why=$(awk -v n="$name" '!/^#/ && NF > 1 && n ~ ("^(" $1 ")$") {
 		sub(/^[^ \t]+[ \t]+/, ""); print; exit }' "$here/skip-${BASE:-6.12}" 2>/dev/null)
 	if [ -n "$why" ]; then
-		echo "SKIP $name: on ${BASE:-6.12}: $why" | tee -a "$GUEST_OUT/results"
+		report "ok $n $name # SKIP on ${BASE:-6.12}: $why"
 		skip=$((skip + 1))
 		continue
 	fi
@@ -71,16 +86,18 @@ while read -r key name kind what <&3; do
 	rc=$?
 	echo "$name $(($(date +%s) - start))" >> "$GUEST_OUT/times"
 	# a failed test's files stay for a look: $GUEST_OUT/tests/NAME.work
-	case $rc in 0|77) ;; *) rm -rf "$logs/$name.work"; cp -r "$work" "$logs/$name.work" ;; esac
+	case $rc in 0|4) ;; *) rm -rf "$logs/$name.work"; cp -r "$work" "$logs/$name.work" ;; esac
 	rm -rf "$work"
-	why=$(tail -n 1 "$logs/$name.log")
+	# KTAP: no "#" in a description but the directive's
+	why=$(tail -n 1 "$logs/$name.log" | tr '#' ' ')
 	[ $rc -eq 124 ] && why="timed out after ${limit}s"
 	case $rc in
-	0) line="PASS $name"; pass=$((pass + 1)) ;;
-	77) line="SKIP $name: $why"; skip=$((skip + 1)) ;;
-	*) line="FAIL $name: $why (log: $logs/$name.log)"; fail=$((fail + 1)) ;;
+	0) report "ok $n $name"; pass=$((pass + 1)) ;;
+	4) report "ok $n $name # SKIP ${why#SKIP: }"; skip=$((skip + 1)) ;;
+	*) report "# $name: $why (log: $logs/$name.log)" "not ok $n $name"
+		fail=$((fail + 1)) ;;
 	esac
-	echo "$line" | tee -a "$GUEST_OUT/results"
 done 3< "$GUEST_OUT/tests.list"
+echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

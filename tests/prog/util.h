@@ -210,14 +210,14 @@ struct udt_state {
 	long entries, discoveries, indexes, budget_stops, bad;
 };
 
-/* UDT_CTL, open for reading and writing; without it, print SKIP and exit 77 */
+/* UDT_CTL, open for reading and writing; without it, print SKIP and exit 4 (KSFT_SKIP) */
 static __attribute__((unused)) int udt_open(void)
 {
 	int fd = open(UDT_CTL, O_RDWR);
 
 	if (fd < 0) {
 		printf("SKIP: %s: %s\n", UDT_CTL, strerror(errno));
-		exit(77);
+		exit(4);
 	}
 	return fd;
 }

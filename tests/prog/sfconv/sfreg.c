@@ -17,7 +17,7 @@
  *    library mapped anew;
  *  - registrations count against the registry's limit (ENOSPC) and go with
  *    their mappings.
- * Prints PASS/FAIL lines; exits 0 if all passed, 77 without the test
+ * Prints PASS/FAIL lines; exits 0 if all passed, 4 without the test
  * interface.
  */
 #define _GNU_SOURCE

@@ -299,7 +299,7 @@ int main(int argc, char **argv)
 
 	if (sizeof(long) != 8) {
 		printf("SKIP: PR_REGISTER_SFRAME is for 64-bit tasks\n");
-		return 77;
+		return 4;
 	}
 	end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 10);
 	tids[0] = gettid();
