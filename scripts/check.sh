@@ -1,8 +1,11 @@
 #!/bin/bash
 # Run the test suite: tests/host on this machine (if "host" is given), then the guest
 # tests on each kernel flavour given, the guests side by side, with the console logs
-# checked for splats. Prints one line per test when all have ended, and the closing
-# "N passed, N failed, N skipped".
+# checked for splats. When all have ended, prints the results in KTAP, one test a line
+# named FLAVOUR/TEST (with, per flavour, FLAVOUR/vm-finished, FLAVOUR/kernel-log-clean
+# and FLAVOUR/ktap: tests/run.sh's output parses as KTAP with the kernel's own parser),
+# and the closing "N passed, N failed, N skipped". A run of the whole suite (no TESTS)
+# writes docs/results/check-BASE.md.
 # Usage: [BASE=7.3] check.sh [host] FLAVOUR...   (kernels must be built:
 # build/kernel-FLAVOUR, on 7.3 build/kernel-FLAVOUR-7.3; results in build/check-FLAVOUR
 # or build/check-FLAVOUR-7.3). The guests get BASE and the base's perf (for the flavour
@@ -13,21 +16,43 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/base.sh"
 pass=0 fail=0 skip=0
-failed=() logs=()
+lines=() failed=() logs=()
 
-tally() { # FLAVOUR RESULT...
-	local f=$1 r name
-	shift
-	for r in "$@"; do
-		echo "[$f] $r"
-		case $r in
-		PASS*) pass=$((pass + 1)) ;;
-		SKIP*) skip=$((skip + 1)) ;;
-		*) fail=$((fail + 1)); failed+=("[$f] $r")
-			# the test's log, by its name: run.sh writes tests/NAME.log
-			name=${r#* }; logs+=("$(outdir "$f")/tests/${name%%:*}.log") ;;
+# result FLAVOUR/NAME STATUS [WHY [LOG]]: one test's result (STATUS ok, skip or fail)
+result() {
+	local n=$((pass + fail + skip + 1))
+	case $2 in
+	ok) lines+=("ok $n $1"); pass=$((pass + 1)) ;;
+	skip) lines+=("ok $n $1 # SKIP $3"); skip=$((skip + 1)) ;;
+	*) lines+=("# $1: $3" "not ok $n $1"); fail=$((fail + 1))
+		failed+=("$1: $3"); logs+=("${4:-}") ;;
+	esac
+}
+count() { echo $((pass + fail + skip)); }
+
+# tally FLAVOUR FILE: the results tests/run.sh wrote in KTAP (the test's reason for a
+# failure in the diagnostic line before it; its log, by its name, tests/NAME.log)
+tally() {
+	local f=$1 line why= name
+	while IFS= read -r line; do
+		case $line in
+		"# "*) why=${line#"# "}; why=${why#*: } ;;
+		"ok "*" # SKIP"*) name=${line#ok * }; result "$f/${name%% # SKIP*}" skip "${name#* # SKIP }" ;;
+		"ok "*) result "$f/${line#ok * }" ok ;;
+		"not ok "*) name=${line#not ok * }
+			result "$f/$name" fail "$why" "$(outdir "$f")/tests/$name.log" ;;
 		esac
-	done
+	done < "$2"
+}
+
+# ktap FLAVOUR FILE: the test FLAVOUR/ktap, FILE (tests/run.sh's output) is KTAP
+ktap() {
+	local out
+	if out=$(python3 "$top/tests/ktap-check.py" "$base_tree/tools/testing/kunit" "$2" 2>&1); then
+		result "$1/ktap" ok
+	else
+		result "$1/ktap" fail "$(echo "$out" | head -n 3 | tr '\n' ' ')" "$2"
+	fi
 }
 
 # the results of FLAVOUR (host: one for both bases)
@@ -37,28 +62,16 @@ outdir() {
 
 # guest FLAVOUR: the guest tests on build/kernel-FLAVOUR$base_sfx, into $(outdir FLAVOUR)
 guest() {
-	local f=$1 out timeout machine nola57
+	local f=$1 out start=$SECONDS
 	out=$(outdir "$f")
-	# The per-flavour settings: VM time-out (the debug kernel is slower; the default runs
-	# perf test, tests/cases/perf-test.sh) and QEMU machine. The debug kernel (kmemleak on)
-	# boots on q35: on pc (i440fx) ACPI's _PRT builds the PCI interrupt routing in an AML
-	# loop that, at kmemleak's cost per allocation under TCG, runs past ACPICA's 30 s loop
-	# timeout, and virtio gets no interrupt (boot hang); q35's _PRT is a static table.
-	# The time-outs are about 1.5x each guest's run on 2026-12-03's slow machine (22 and
-	# some 33 minutes, and the debug guest's ~10 more for issue 30's tests since): a guest
-	# that hangs still ends inside CI's 90 minutes.
-	# The debug kernel runs without 5-level paging (KASAN at boot of 7.3: scripts/vm.sh).
-	case $f in
-	debug) timeout=3300 machine=q35 nola57=1 ;;
-	*) timeout=2400 machine=pc nola57= ;;
-	esac
-	VM_MACHINE=$machine VM_NO_LA57=$nola57 \
+	flavour_vm "$f"
 	"$top/scripts/vm.sh" -k "$top/build/kernel-$f$base_sfx/arch/x86/boot/bzImage" -o "$out" \
-		-t "${VM_TIMEOUT:-$timeout}" -- env TOP="$top" FLAVOUR="$f" BASE="$BASE" \
+		-t "${VM_TIMEOUT:-$flavour_timeout}" -- env TOP="$top" FLAVOUR="$f" BASE="$BASE" \
 		PERF="$(base_perf_dir "$f")/perf" \
 		${TESTS:+TESTS="$TESTS"} \
 		sh "$top/tests/run.sh" >"$out/vm.log" 2>&1
 	echo $? > "$out/vm.rc"
+	echo $((SECONDS - start)) > "$out/seconds"
 }
 
 # Each flavour once; the host's tests first (some build under build/, which the guests
@@ -69,8 +82,10 @@ for f in "${flavours[@]}"; do
 	out=$(outdir "$f")
 	rm -rf "$out"; mkdir -p "$out"
 	[ "$f" = host ] || { guests+=("$f"); continue; }
+	start=$SECONDS
 	env TOP="$top" GUEST_OUT="$out" CASES="$top/tests/host" ${TESTS:+TESTS="$TESTS"} \
-		sh "$top/tests/run.sh" >"$out/run.log" 2>&1
+		sh "$top/tests/run.sh" >"$out/output" 2>&1
+	echo $((SECONDS - start)) > "$out/seconds"
 done
 [ ${#guests[@]} -eq 0 ] ||
 	echo "check: guests ${guests[*]} side by side (progress: build/check-FLAVOUR$base_sfx/output)" >&2
@@ -81,37 +96,44 @@ wait
 
 for f in "${flavours[@]}"; do
 	out=$(outdir "$f")
-	results=()
-	[ -f "$out/results" ] && mapfile -t results < "$out/results"
+	[ -f "$out/results" ] && tally "$f" "$out/results"
 	if [ "$f" = host ]; then
-		tally "$f" "${results[@]}"
+		ktap "$f" "$out/output"
 		continue
 	fi
 	# 124: time-out, 125: no result (vm.sh); no console: the VM did not start
 	vmrc=$(cat "$out/vm.rc" 2>/dev/null || echo 125)
 	if [ "$vmrc" -eq 124 ] || [ "$vmrc" -eq 125 ] || [ ! -s "$out/console.log" ]; then
-		results+=("FAIL vm-finished: $(tail -n 1 "$out/vm.log")")
+		result "$f/vm-finished" fail "$(tail -n 1 "$out/vm.log")" "$out/vm.log"
 	else
-		results+=("PASS vm-finished")
+		result "$f/vm-finished" ok
+		ktap "$f" "$out/output"
 	fi
 	scan=0
 	splats=$("$top/scripts/scan-log.sh" "$out/console.log" 2>/dev/null) || scan=$?
 	case $scan in
-	0) results+=("PASS kernel-log-clean") ;;
-	1) results+=("FAIL kernel-log-clean: $(echo "$splats" | head -n 1) (log: $out/console.log)") ;;
-	*) results+=("FAIL kernel-log-clean: no readable console log ($out/console.log)") ;;
+	0) result "$f/kernel-log-clean" ok ;;
+	1) result "$f/kernel-log-clean" fail "$(echo "$splats" | head -n 1)" "$out/console.log" ;;
+	*) result "$f/kernel-log-clean" fail "no readable console log" "$out/console.log" ;;
 	esac
-	tally "$f" "${results[@]}"
 done
+# the results, also kept for docs/results/check-BASE.md
+ktapfile=$top/build/check$base_sfx.ktap
+{ echo "KTAP version 1"; echo "1..$(count)"; printf '%s\n' "${lines[@]}"; } | tee "$ktapfile"
 if [ ${#failed[@]} -gt 0 ]; then
-	echo; echo "Failed:"
+	echo "# Failed:"
 	for i in "${!failed[@]}"; do
-		echo "  ${failed[$i]}"
+		echo "#   ${failed[$i]}"
 		# the first lines of the test's log that say what went wrong
 		[ -f "${logs[$i]}" ] &&
-			grep -m 5 -E '^(FAIL|bad chain)' "${logs[$i]}" | cut -c1-300 | sed 's/^/      /'
+			grep -m 5 -E '^(FAIL|bad chain)' "${logs[$i]}" | cut -c1-300 | sed 's/^/#       /'
 	done
-	echo "Logs: $top/build/check-*/ (console.log, vm.log, tests/NAME.log)"
+	echo "# Logs: $top/build/check-*/ (console.log, vm.log, output, tests/NAME.log)"
 fi
+# The whole suite's results, for docs/results.md
+[ -n "${TESTS:-}" ] || "$top/scripts/check-results.sh" "$ktapfile" "${flavours[@]}" \
+	> "$top/docs/results/check-$BASE.md" ||
+	echo "# check: could not write docs/results/check-$BASE.md"
+echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
