@@ -16,8 +16,10 @@ SFX := $(if $(filter 6.12,$(BASE)),,-$(BASE))
 TOP := $(CURDIR)
 BUILD := $(TOP)/build
 TREE := $(BUILD)/linux$(SFX)
-# Kernel flavours `make check` runs the suite on: default, debug, or both.
+# Kernel flavours `make check` (and `make test`) run the suite on: default, debug, or both.
 FLAVOURS ?= default
+# The kernel flavour `make shell` boots
+FLAVOUR ?= default
 # Only tests whose names match this extended regexp (default: all).
 TESTS ?=
 export TESTS
@@ -36,11 +38,16 @@ include tools/sframe-conv/sframe-conv.mk
 -include bench/*.mk
 export BENCH_WORKLOADS BENCH_MODES
 
-.PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check demo bench clean \
+.PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check test shell demo \
+	bench clean \
 	fuzz series-check churn bench-testcost bench-compare deb system-test
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
+	@echo 'make test T=regexp   the tests whose names match on $$(FLAVOURS), rebuilding'
+	@echo '              only what changed (names: build/check-*/tests.list)'
+	@echo 'make shell    an interactive shell in a guest on the built $$(FLAVOUR) kernel,'
+	@echo '              the repository writable (docs/development.md)'
 	@echo 'make demo     record a known call chain in the VM and show perf script/report,'
 	@echo '              flame graphs of -g and fp,defer (build/demo/flamegraphs.png)'
 	@echo 'make bench    deferred vs immediate vs DWARF unwinding in the VM (-icount):'
@@ -68,7 +75,8 @@ help:
 	@echo 'make sframe-conv-bench  program starts with and without the helper (warm cache)'
 	@echo 'Settings: BASE=6.12|7.3 (the kernel base of tree, export, kernel, perf, check:'
 	@echo '          patches/ on Debian 6.12, the default, or patches-7.3/ on Debian 7.3),'
-	@echo '          FLAVOURS="default debug", TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
+	@echo '          FLAVOURS="default debug", FLAVOUR=default|debug (make shell),'
+	@echo '          TESTS=regexp, VM_ACCEL=auto|kvm|tcg,'
 	@echo '          SERIES=base..HEAD (the commits series-check builds),'
 	@echo '          VM_MEM=2G, VM_CPUS=2, VM_TIMEOUT=seconds,'
 	@echo '          BENCH_WORKLOADS="deep zero fault compute threads deep-32",'
@@ -135,6 +143,14 @@ check: tree perf tests $(BENCH_BIN)/deep $(BENCH_BIN)/deep-sfv3 $(BENCH_BIN)/dee
 	@for f in $(FLAVOURS); do scripts/build-kernel.sh $$f || exit 1; done
 	@scripts/check.sh $(if $(SFX),,host) $(FLAVOURS)
 
+# Chosen tests: make check with TESTS=$(T); what has not changed is not rebuilt
+test:
+	@[ -n '$(T)' ] || { echo 'usage: make test T=regexp (test names: build/check-default/tests.list)' >&2; exit 2; }
+	@$(MAKE) --no-print-directory check TESTS='$(T)'
+
+shell:
+	@scripts/shell.sh $(FLAVOUR)
+
 demo: demo-deps kernel perf tests $(BENCH_BIN)/deep $(BUILD)/tsc-khz
 	@scripts/demo.sh
 
@@ -157,4 +173,5 @@ clean:
 		$(BUILD)/demo $(BUILD)/vm $(BUILD)/sframe-test $(BUILD)/series-check $(BUILD)/sframe-conv \
 		$(BUILD)/tsc-khz $(BUILD)/kvm-probe.* $(BUILD)/bench-testcost $(BUILD)/deb \
 		$(BUILD)/perf-deb $(BUILD)/system-test $(BUILD)/perf-7.3 $(BUILD)/perf-mainline-7.3 \
-		$(BUILD)/kselftest-7.3 $(BUILD)/series-check-7.3
+		$(BUILD)/kselftest-7.3 $(BUILD)/series-check-7.3 $(BUILD)/shell $(BUILD)/shell-7.3 \
+		$(BUILD)/check*.ktap

@@ -2,6 +2,7 @@
 # Boot a kernel in QEMU with the host root shared read-only over 9p, run one command in
 # the guest, and bring back its output. Exit status: the command's, 124 on time-out.
 # Usage: vm.sh [-k BZIMAGE] [-o OUTDIR] [-t SECONDS] [-m MEM] [-c CPUS] [-a ACCEL] [-i] -- CMD...
+#        vm.sh -s [-k BZIMAGE] [-o OUTDIR] [-m MEM] [-c CPUS] [-a ACCEL]
 #        vm.sh -d DISK [-k BZIMAGE] [-o OUTDIR] [-t SECONDS] [-m MEM] [-c CPUS] [-a ACCEL]
 #   OUTDIR (rw 9p share, same path in the guest; not under /tmp, which the guest
 #   mounts over) gets console.log, output (CMD's stdout and stderr), rc and whatever
@@ -9,6 +10,9 @@
 #   -d boots a system installed on DISK (raw, ext4, virtio: /dev/vda) with its own init
 #   (systemd) instead: no 9p root, no CMD; OUTDIR is shared with mount tag "out" for
 #   the system to write rc (and its results) into.
+#   -s gives an interactive shell on the guest's console (this terminal; Ctrl-A X quits
+#   QEMU) instead of CMD, with the repository writable at its own path (a second 9p
+#   share) and no time-out; `exit` powers the guest off.
 #   -i runs QEMU with -icount (deterministic guest time, one vCPU) for benchmarks.
 #   Environment: VM_MACHINE (QEMU machine, default pc), VM_APPEND (more kernel parameters),
 #   VM_NO_LA57 (set: a CPU without 5-level paging),
@@ -17,15 +21,16 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=$top/build/kernel-default/arch/x86/boot/bzImage
 out=$top/build/vm
-timeout=${VM_TIMEOUT:-900} machine=${VM_MACHINE:-pc} mem=${VM_MEM:-2G} cpus=${VM_CPUS:-2} accel=${VM_ACCEL:-auto} icount= disk=
-while getopts k:o:t:m:c:a:id: opt; do
+timeout=${VM_TIMEOUT:-900} machine=${VM_MACHINE:-pc} mem=${VM_MEM:-2G} cpus=${VM_CPUS:-2} accel=${VM_ACCEL:-auto} icount= disk= shell=
+while getopts k:o:t:m:c:a:id:s opt; do
 	case $opt in
 	k) kernel=$OPTARG ;; o) out=$OPTARG ;; t) timeout=$OPTARG ;; m) mem=$OPTARG ;;
-	c) cpus=$OPTARG ;; a) accel=$OPTARG ;; i) icount=1 ;; d) disk=$OPTARG ;; *) exit 2 ;;
+	c) cpus=$OPTARG ;; a) accel=$OPTARG ;; i) icount=1 ;; d) disk=$OPTARG ;; s) shell=1 ;;
+	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || [ -n "$disk" ] || { echo "usage: vm.sh [options] -- CMD..." >&2; exit 2; }
+[ $# -gt 0 ] || [ -n "$disk" ] || [ -n "$shell" ] || { echo "usage: vm.sh [options] -- CMD..." >&2; exit 2; }
 [ -f "$kernel" ] || { echo "vm: no kernel $kernel" >&2; exit 1; }
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 rm -f "$out/rc" "$out/console.log"
@@ -86,13 +91,21 @@ else
 	append+=" root=hostroot rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000,cache=loose ro"
 	append+=" init=$top/scripts/guest-init.sh du.out=$out${VM_APPEND:+ $VM_APPEND}"
 	root=(-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap)
-	echo "vm: booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") ($accel, $cpus cpu, $mem) for: $*"
+	echo "vm: booting $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$kernel")")")")") ($accel, $cpus cpu, $mem) for: ${*:-a shell}"
+fi
+# -s: the console on this terminal, the repository writable (du.work=), no time-out
+serial=(-serial "file:$out/console.log")
+if [ -n "$shell" ]; then
+	append+=" du.work=$top loglevel=4"
+	root+=(-virtfs local,path="$top",mount_tag=work,security_model=none,multidevs=remap)
+	serial=(-serial mon:stdio)
+	timeout=0
 fi
 set +e
 timeout --foreground -k 10 "$timeout" qemu-system-x86_64 -nodefaults -no-reboot -nographic \
 	-machine "$machine" -accel "$accel" -cpu "$cpu" -smp "$cpus" -m "$mem" "${icount[@]}" \
 	-kernel "$kernel" -append "$append" \
-	-serial "file:$out/console.log" -monitor none \
+	"${serial[@]}" -monitor none \
 	-device virtio-rng-pci "${root[@]}" \
 	-virtfs local,path="$out",mount_tag=out,security_model=none,multidevs=remap
 qrc=$?
