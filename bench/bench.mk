@@ -33,7 +33,7 @@ BENCH_BINS := $(addprefix $(BENCH_BIN)/,$(BENCH_NAMES) $(addsuffix -32,$(BENCH_3
 # section (sframe-ph.S, sframe-ph.ld) that becomes the output's .sframe: 8 bytes, then
 # as large as the section the converter makes of the first link's .eh_frame (the code
 # and .eh_frame are the same in both); the section, converted again for where the
-# placeholder is (sframe-conv -S: function starts PC-relative), replaces it. No
+# placeholder is (sframe-conv convert -S: function starts PC-relative), replaces it. No
 # ld-generated CFI for the PLT: ld would write its own .sframe for it as well.
 # $(call bench_conv,VERSION,OPTIONS)
 define bench_conv
@@ -42,10 +42,10 @@ $(BENCH_BIN)/%-sfv$(1): $(BENCH_SRC)/%.c $(BENCH_DEPS) $(BENCH_SRC)/sframe-ph.S 
 	@mkdir -p $$(@D)
 	gcc $(BENCH_CONV_CFLAGS) -o $$@.tmp $$< $(BENCH_SRC)/sframe-ph.S -Wa,--defsym,SFRAME_PH_SIZE=8 \
 		-Wl,-T,$(BENCH_SRC)/sframe-ph.ld -Wl,--no-ld-generated-unwind-info -pthread
-	size=$$$$($(SFCONV_OUT)/sframe-conv $(2) $$@.tmp | sed -n 's/.* bytes=\([0-9]*\) .*/\1/p') && \
+	size=$$$$($(SFCONV_OUT)/sframe-conv convert $(2) $$@.tmp | sed -n 's/.* bytes=\([0-9]*\) .*/\1/p') && \
 	gcc $(BENCH_CONV_CFLAGS) -o $$@.tmp $$< $(BENCH_SRC)/sframe-ph.S -Wa,--defsym,SFRAME_PH_SIZE=$$$$size \
 		-Wl,-T,$(BENCH_SRC)/sframe-ph.ld -Wl,--no-ld-generated-unwind-info -pthread
-	$(SFCONV_OUT)/sframe-conv $(2) -S .sframe -o $$@.sframe $$@.tmp
+	$(SFCONV_OUT)/sframe-conv convert $(2) -S .sframe -o $$@.sframe $$@.tmp
 	objcopy --update-section .sframe=$$@.sframe $$@.tmp
 	rm $$@.sframe
 	mv $$@.tmp $$@

@@ -87,7 +87,7 @@ program() { # WORKLOAD MODE
 	manyfre:dwarf | manyfre:sframe | manyfre:sfnone | manyfre:sfv?) ;;	# an SFrame build already
 	*:sframe | *:sfnone) [ -x "$BIN/$w-sframe" ] && echo "$BIN/$w-sframe $args" ;;
 	# the section sframe-conv makes of .eh_frame, V3 or v2, in the file (bench/bench.mk);
-	# sfva: V3 attached to the file (sframe-conv -a, see run())
+	# sfva: V3 attached to the file (sframe-conv attach, see run())
 	*:sfv3 | *:sfv2 | *:sfva) [ -x "$BIN/$w-$2" ] && echo "$BIN/$w-$2 $args" ;;
 	*) echo "$BIN/$w $args" ;;
 	esac
@@ -134,9 +134,9 @@ run() { # WORKLOAD MODE [ROUND]
 		return
 	fi
 	# sfva: the section attached to the program's file, converted before the timed run
-	if [ "$mode" = sfva ] && ! SFRAME_CACHE_DIR=/tmp/bench-sfcache "$SFCONV" -a "${prog%% *}" \
+	if [ "$mode" = sfva ] && ! SFRAME_CACHE_DIR=/tmp/bench-sfcache "$SFCONV" attach "${prog%% *}" \
 		> "$log.attach" 2>&1; then
-		echo "$w $mode n/a sframe-conv -a failed: $(tail -n 1 "$log.attach")" >> "$raw"; return
+		echo "$w $mode n/a sframe-conv attach failed: $(tail -n 1 "$log.attach")" >> "$raw"; return
 	fi
 	set -- $(counters)	# unwinds, entries before the run in $1 $2, after it in $3 $4
 	# record_ns must not wait for the host (the guest clock jumps while it is idle):
@@ -154,7 +154,7 @@ run() { # WORKLOAD MODE [ROUND]
 	rc=$?
 	t1=$(date +%s%N)
 	times > /tmp/bench.times1
-	[ "$mode" = sfva ] && "$SFCONV" -D "${prog%% *}" > /dev/null 2>&1
+	[ "$mode" = sfva ] && "$SFCONV" detach "${prog%% *}" > /dev/null 2>&1
 	mv /tmp/bench.out "$log.out"
 	mv /tmp/bench.err "$log.err"
 	set -- "$@" $(counters)

@@ -116,9 +116,8 @@ install -D -m 644 "$sys/sframe-attach.timer" "$d/lib/systemd/system/sframe-attac
 install -D -m 644 "$sys/90sframe-attach" "$d/etc/apt/apt.conf.d/90sframe-attach"
 echo /etc/apt/apt.conf.d/90sframe-attach > "$d/DEBIAN/conffiles"
 for s in postinst prerm postrm; do install -m 755 "$top/tools/deb/sframe-tools.$s" "$d/DEBIAN/$s"; done
-help2man -N -n "convert .eh_frame to SFrame and attach it system-wide" \
-	--version-string="$kver" "$d/$lib/sframe-conv" 2> /dev/null |
-	gzip -9n > "$d/usr/share/man/man1/sframe-conv.1.gz"
+# Its manual page is the one its --help is made from
+gzip -9n < "$top/tools/sframe-conv/sframe-conv.1" > "$d/usr/share/man/man1/sframe-conv.1.gz"
 EXTRA_DEPENDS="init-system-helpers (>= 1.54~)" control sframe-tools utils \
 	"SFrame sections for complete user stacks" \
 	"sframe-conv converts the .eh_frame of ELF files into SFrame sections and" \

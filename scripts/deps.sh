@@ -16,7 +16,7 @@ pkgs=(qemu-system-x86 busybox-static ccache gcc-multilib make gcc bc bison flex 
 	xz-utils libelf-dev libssl-dev dwarves python3 libdw-dev libunwind-dev libcap-dev
 	libnuma-dev libzstd-dev zlib1g-dev libtraceevent-dev binutils-dev libiberty-dev
 	gnuplot-nox clang pkg-config binutils git python3-dev libpython3-dev
-	python3-setuptools trace-cmd dpkg-dev debhelper lintian help2man mmdebstrap e2fsprogs)
+	python3-setuptools trace-cmd dpkg-dev debhelper lintian help2man groff-base mmdebstrap e2fsprogs)
 [ "$demo" = demo ] && pkgs+=(chromium)
 missing=()
 for p in "${pkgs[@]}"; do

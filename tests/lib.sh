@@ -455,6 +455,6 @@ outermost_report() {
 # sframe_detach_all: detach every section attached to a file (a test that was killed
 # may have left some: its trap does not run on a signal)
 sframe_detach_all() {
-	"$TOP/build/sframe-conv/sframe-conv" --detach-all > /dev/null 2>&1
+	"$TOP/build/sframe-conv/sframe-conv" detach --all > /dev/null 2>&1
 	! grep -q . /proc/sframe_files 2> /dev/null || fail "attachments left: $(cat /proc/sframe_files)"
 }

@@ -1,12 +1,12 @@
 # Programs Debian ships, built with neither frame pointers nor SFrame, already running
 # when their files get sections: python3 (a pure-Python loop) and xz (compressing) are
 # started first and profiled system-wide (perf record -a --call-graph fp,defer, no
-# LD_AUDIT anywhere), then `sframe-conv --system` attaches sections to the files the
+# LD_AUDIT anywhere), then `sframe-conv system` attaches sections to the files the
 # running processes map, and they are profiled again, with one more xz started after
 # the attachment: each of the three then has >= 95% of its samples with a user stack
 # that reaches an outermost frame (_start, __libc_start_*, start_thread, clone*; before
 # the attachment the fraction is printed, not checked). libc, mapped by all of them, has
-# one attachment. Printed for the README: the time of `sframe-conv --system` with a cold
+# one attachment. Printed for the README: the time of `sframe-conv system` with a cold
 # and a warm cache, and the kernel memory of the attachments. (The exact frames are
 # checked by sframe-attach with a program of the test suite.)
 # timeout: 900
@@ -44,11 +44,11 @@ echo "before the attachment:"
 cat before.rep
 
 t0=$(date +%s%N)
-"$conv" --system "$PWD/empty" > cold.out 2>&1 || fail "sframe-conv --system: $(cat cold.out)"
+"$conv" system "$PWD/empty" > cold.out 2>&1 || fail "sframe-conv system: $(cat cold.out)"
 t1=$(date +%s%N)
-"$conv" --system "$PWD/empty" > warm.out 2>&1 || fail "sframe-conv --system again: $(cat warm.out)"
+"$conv" system "$PWD/empty" > warm.out 2>&1 || fail "sframe-conv system again: $(cat warm.out)"
 t2=$(date +%s%N)
-echo "sframe-conv --system, cold cache: $(( (t1 - t0) / 1000000 )) ms: $(tail -n 1 cold.out)"
+echo "sframe-conv system, cold cache: $(( (t1 - t0) / 1000000 )) ms: $(tail -n 1 cold.out)"
 echo "again, warm cache: $(( (t2 - t1) / 1000000 )) ms: $(tail -n 1 warm.out)"
 echo "attachments: $(wc -l < /proc/sframe_files) files, $(cat /proc/sys/kernel/sframe_attach_bytes) bytes"
 
@@ -62,7 +62,7 @@ xz -1 -T1 -c < /dev/urandom > /dev/null &
 xz2=$! pids="$pids $xz2"
 sleep 1
 record after $py $xz1 $xz2 > after.rep
-echo "after sframe-conv --system:"
+echo "after sframe-conv system:"
 cat after.rep
 while read -r line; do
 	n=$(field samples "$line") k=$(field complete "$line")

@@ -18,16 +18,16 @@ sframe_detach_all
 cp "$BIN/sfconv/sfattach" old || fail "no sfattach"
 cp "$BIN/sfconv/sfattach" inplace
 trap 'kill $sfattach_pids 2> /dev/null; echo $max > /proc/sys/kernel/sframe_attach_max_bytes
-	"$conv" -D "$PWD/old" "$PWD/inplace" "$libc" > /dev/null 2>&1' EXIT
+	"$conv" detach "$PWD/old" "$PWD/inplace" "$libc" > /dev/null 2>&1' EXIT
 
 # Past the limit: ENOSPC
 echo 1000 > /proc/sys/kernel/sframe_attach_max_bytes
-"$conv" -a "$libc" > enospc.out 2>&1 && fail "attached past the limit: $(cat enospc.out)"
+"$conv" attach "$libc" > enospc.out 2>&1 && fail "attached past the limit: $(cat enospc.out)"
 grep -q 'No space left on device' enospc.out || fail "past the limit: $(cat enospc.out)"
 echo "$max" > /proc/sys/kernel/sframe_attach_max_bytes
 
-"$conv" -a "$libc" "$PWD/old" "$PWD/inplace" > attach.out 2>&1 ||
-	fail "sframe-conv -a failed: $(cat attach.out)"
+"$conv" attach "$libc" "$PWD/old" "$PWD/inplace" > attach.out 2>&1 ||
+	fail "sframe-conv attach failed: $(cat attach.out)"
 cat attach.out
 
 # Replaced: the old process keeps the attachment, the new file has none

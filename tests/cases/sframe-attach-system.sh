@@ -1,5 +1,5 @@
-# sframe-conv -s attaches system-wide what runs: with sfattach (a copy, built
-# -fomit-frame-pointer, no SFrame) running, `sframe-conv -s DIR` (DIR: an empty
+# sframe-conv system attaches system-wide what runs: with sfattach (a copy, built
+# -fomit-frame-pointer, no SFrame) running, `sframe-conv system DIR` (DIR: an empty
 # directory, in place of the library directories, to keep the test short) attaches the
 # files mapped executable by the running processes, sfattach's and libc's among them,
 # with no failure; sfattach, never restarted, is then unwound completely (>= 95% of its
@@ -15,7 +15,7 @@ cp "$BIN/sfconv/sfattach" sfattach || fail "no sfattach"
 sfattach_start "$PWD/sfattach"
 trap 'kill $sfattach_pids 2> /dev/null; sframe_detach_all' EXIT
 
-"$conv" -s "$PWD/empty" > system.out 2>&1 || fail "sframe-conv -s failed: $(cat system.out)"
+"$conv" system "$PWD/empty" > system.out 2>&1 || fail "sframe-conv system failed: $(cat system.out)"
 cat system.out
 cat /proc/sframe_files
 grep -q " ok $PWD/sfattach$" /proc/sframe_files || fail "sfattach not attached"
@@ -24,9 +24,9 @@ n=$(sed -n 's/^\([0-9]*\) attached,.*/\1/p' system.out)
 [ "${n:-0}" -ge 2 ] || fail "expected >= 2 files attached: $(tail -n 1 system.out)"
 
 r=$(sfattach_record system $pid $spec)
-echo "after sframe-conv -s: $r"
+echo "after sframe-conv system: $r"
 expect_exact "$r" 50 95
 
-"$conv" -s "$PWD/empty" > again.out 2>&1 || fail "second sframe-conv -s failed: $(cat again.out)"
+"$conv" system "$PWD/empty" > again.out 2>&1 || fail "second sframe-conv system failed: $(cat again.out)"
 cat again.out
 grep -q '^0 attached, ' again.out || fail "the second run attached again: $(cat again.out)"

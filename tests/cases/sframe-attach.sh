@@ -1,4 +1,4 @@
-# Sections attached to files (sframe-conv -a, PR_SFRAME_FILE) serve processes that are
+# Sections attached to files (sframe-conv attach, PR_SFRAME_FILE) serve processes that are
 # already running, with no helper in their environment: sfattach (built
 # -fomit-frame-pointer, no SFrame) runs, calling getppid() through libc's syscall(), and
 # is recorded three times with perf -p and --call-graph fp,defer: before the attachment
@@ -36,9 +36,9 @@ unprivileged() {
 		env SFRAME_CACHE_DIR= "$@" > eperm.out 2>&1 && fail "an unprivileged user could: $*"
 	grep -q 'Operation not permitted' eperm.out || fail "unprivileged $*: $(cat eperm.out)"
 }
-unprivileged "$conv" -a "$prog"
+unprivileged "$conv" attach "$prog"
 
-"$conv" -a "$prog" "$libc" > attach.out 2>&1 || fail "sframe-conv -a failed: $(cat attach.out)"
+"$conv" attach "$prog" "$libc" > attach.out 2>&1 || fail "sframe-conv attach failed: $(cat attach.out)"
 cat attach.out
 [ "$(grep -c ': attached,' attach.out)" = 2 ] || fail "expected two files attached"
 cat /proc/sframe_files
@@ -46,7 +46,7 @@ bytes=$(awk '{ s += $1 } END { print s + 0 }' /proc/sframe_files)
 [ "$(grep -c ' ok ' /proc/sframe_files)" = 2 ] || fail "expected 2 attachments listed ok"
 [ "$(cat /proc/sys/kernel/sframe_attach_bytes)" = "$bytes" ] ||
 	fail "sframe_attach_bytes $(cat /proc/sys/kernel/sframe_attach_bytes), listed $bytes"
-unprivileged "$conv" -D "$prog"
+unprivileged "$conv" detach "$prog"
 
 r=$(sfattach_record attached $pid $spec)
 echo "attached: $r"
@@ -55,7 +55,7 @@ r=$(sfattach_record nocfi $nocfi_pid $nocfi_spec)
 echo "through sfa_nocfi, attached: $r"
 expect_exact "$r" 50 95
 
-"$conv" -D "$prog" "$libc" || fail "sframe-conv -D failed"
+"$conv" detach "$prog" "$libc" || fail "sframe-conv detach failed"
 ! grep -q . /proc/sframe_files || fail "still listed after detach: $(cat /proc/sframe_files)"
 r=$(sfattach_record detached $pid $spec)
 echo "detached: $r"

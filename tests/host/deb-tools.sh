@@ -27,9 +27,9 @@ in_root() { chroot "$root" env DEBIAN_FRONTEND=noninteractive "$@"; }
 apt_get() { in_root apt-get -y -q "$@" > apt.log 2>&1 || fail "apt-get $*: $(tail -n 5 apt.log)"; }
 
 apt_get install "/tmp/$(basename "$deb1")"
-in_root sframe-conv --help | grep -q -- '--system' || fail "sframe-conv --help"
+in_root sframe-conv --help | grep -q 'sframe-conv system' || fail "sframe-conv --help"
 in_root sh -c 'zcat /usr/share/man/man1/sframe-conv.1.gz' | grep -q attach || fail "no manual page"
-r=$(in_root sframe-conv /lib/x86_64-linux-gnu/libc.so.6 2>&1) || fail "sframe-conv in the Debian root: $r"
+r=$(in_root sframe-conv convert /lib/x86_64-linux-gnu/libc.so.6 2>&1) || fail "sframe-conv in the Debian root: $r"
 echo "converted in the root: $r"
 for u in multi-user.target.wants/sframe-attach.service timers.target.wants/sframe-attach.timer; do
 	[ -L root/etc/systemd/system/$u ] || fail "$u not enabled"

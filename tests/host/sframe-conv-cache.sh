@@ -1,5 +1,5 @@
 # The LD_AUDIT helper's cache cannot hang, mislead or be redirected (issue 19). In a
-# cache directory filled by `sframe-conv -c`, libc's file (named after its build ID)
+# cache directory filled by `sframe-conv cache`, libc's file (named after its build ID)
 # is replaced by: a FIFO, a symlink (to a good file), a file of another owner
 # (nobody), a group-writable one, a truncated one (two ways), ld.so's file, and ld.so's
 # section under a header with libc's text range and .eh_frame size (only the hash of
@@ -12,7 +12,7 @@
 # the user's, or writable by others are not used (nothing planted there is used or
 # replaced), nor is a relative SFRAME_CACHE_DIR; a missing one is made 0700 with its
 # parents. Files are written with O_TMPFILE (no temporaries left), and where that is
-# not used (sframe-conv -c -T), stale temporaries are removed and fresh ones kept.
+# not used (sframe-conv cache -T), stale temporaries are removed and fresh ones kept.
 cd "$TOP" && make -s sframe-conv || exit 1
 cd "$OLDPWD" || exit 1
 audit=$TOP/build/sframe-conv/libsframe-audit.so
@@ -50,7 +50,7 @@ fdes() {
 }
 
 # replaced DIR: libc's file in DIR is a regular 0600 file of the user's with the right
-# section (the same as sframe-conv -c writes)
+# section (the same as sframe-conv cache writes)
 replaced() {
 	[ -f "$1/$C" ] && [ ! -L "$1/$C" ] && cmp -s "$1/$C" ref/$C &&
 		[ "$(stat -c %u:%a "$1/$C")" = "$(id -u):600" ] ||
@@ -62,8 +62,8 @@ fresh() {
 	rm -rf d && mkdir -m 700 d && cp ref/* d/ && rm d/$C
 }
 
-"$conv" -c -d "$PWD/ref" $libc $ldso || { echo "FAIL: sframe-conv -c"; exit 1; }
-[ -f ref/$C ] && [ -f ref/$L ] || { echo "FAIL: sframe-conv -c wrote no files"; exit 1; }
+"$conv" cache -d "$PWD/ref" $libc $ldso || { echo "FAIL: sframe-conv cache"; exit 1; }
+[ -f ref/$C ] && [ -f ref/$L ] || { echo "FAIL: sframe-conv cache wrote no files"; exit 1; }
 
 case=fifo; fresh; mkfifo d/$C
 run "$PWD/d" && said libc.so.6 "converted: cache file is not a regular file" && replaced d && ok
@@ -168,7 +168,7 @@ tmps=$(find d new -name '*.tmp' 2> /dev/null)
 # Without O_TMPFILE: a temporary renamed; temporaries older than 10 minutes removed
 case=stale-temporaries; rm -rf s; mkdir -m 700 s
 touch -d '1 hour ago' s/old.sframe.1.tmp; touch s/new.sframe.2.tmp
-"$conv" -c -T -d "$PWD/s" $libc > conv.out || bad "sframe-conv -c -T failed"
+"$conv" cache -T -d "$PWD/s" $libc > conv.out || bad "sframe-conv cache -T failed"
 [ ! -e s/old.sframe.1.tmp ] && [ -e s/new.sframe.2.tmp ] && cmp -s s/$C ref/$C &&
 	[ "$(ls s | wc -l)" = 2 ] && ok || bad "expected new.sframe.2.tmp and $C, got: $(ls s)"
 

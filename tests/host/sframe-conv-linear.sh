@@ -25,7 +25,7 @@ for n in 10000 20000 40000 80000; do
 	}' > rows$n.S
 	gcc -shared -nostdlib -Wl,-z,noexecstack rows$n.S -o rows$n.so || exit 1
 	start=$(date +%s%N)
-	line=$("$conv" -3 rows$n.so) || { echo "FAIL: sframe-conv rows$n.so: $line"; exit 1; }
+	line=$("$conv" convert -3 rows$n.so) || { echo "FAIL: sframe-conv rows$n.so: $line"; exit 1; }
 	ms=$((($(date +%s%N) - start) / 1000000))
 	rows=$(field rows "$line") insns=$(field cfi_insns "$line") fres=$(field fres "$line")
 	fdes=$(field sframe_fdes "$line")

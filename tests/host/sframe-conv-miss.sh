@@ -1,5 +1,5 @@
 # The LD_AUDIT helper on a cache miss (issue 19, start-up cost): libsframe-audit.so
-# links no libdw (nor libc) and runs its converter, sframe-conv -A, as a child of the
+# links no libdw (nor libc) and runs its converter, sframe-conv audit-fill, as a child of the
 # program; the program must not see it. sfmiss has a SIGCHLD handler and a child of its
 # own, dlopen()s libsfcleaf.so from a thread, and reaps with waitpid(-1): with the helper
 # (cache missing, then warm; no cache; the converter missing) it prints what it prints

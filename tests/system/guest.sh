@@ -49,7 +49,7 @@ case $stage in
 		fail "sframe-attach.service attached nothing at boot"
 	systemctl show -p ExecMainStartTimestampMonotonic --value $services > /tmp/started
 	# Without attachments first: detach what the boot attached
-	sframe-conv --detach-all > /dev/null
+	sframe-conv detach --all > /dev/null
 	[ "$(nattached)" = 0 ] || fail "still attached: $(head -n 3 /proc/sframe_files)"
 	ab -q -k -c 2 -t 600 -n 1000000 http://127.0.0.1/ > /tmp/ab.out 2>&1 &
 	load=$!

@@ -40,7 +40,7 @@
  * __libc_stack_end).
  *
  * Converting needs libdw, so a cache miss runs the converter: sframe-conv
- * next to this module (sframe-conv -A), with no environment and with the
+ * next to this module (sframe-conv audit-fill), with no environment and with the
  * object's file, a new anonymous file (memfd) it writes the cache file's
  * bytes to, and the cache directory (in which it writes the cache file
  * too) as its only files. The program must not see it: a middle process
@@ -664,7 +664,7 @@ static int convert(struct source *src, int dirfd, const struct sfcache_key *key,
 	if (src && sp.obj < 0)
 		return sp.obj;
 	sp.argv[0] = converter;
-	sp.argv[1] = "-A";
+	sp.argv[1] = "audit-fill";
 	sp.argv[2] = src ? "3" : "vdso";
 	sp.argv[3] = "4";
 	sp.argv[4] = dirfd >= 0 ? "5" : NULL;

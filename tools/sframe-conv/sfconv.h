@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sfconv: SFrame sections from the DWARF CFI (.eh_frame) of x86-64 ELF
- * objects that were not built with SFrame (sfconv.c), cached and handed to
- * the kernel (PR_REGISTER_SFRAME) by sfload.c with what sfcache.h and
- * sfelf.h declare (which libsframe-audit.so uses without libc and libdw).
+ * objects that were not built with SFrame (sfconv.c: the CFI reader
+ * cfi_read.c, the SFrame writer sframe_write.c), cached and handed to the
+ * kernel (PR_REGISTER_SFRAME) by sfload.c with what sfcache.h and sfelf.h
+ * declare (which libsframe-audit.so uses without libc and libdw).
  *
  * The CIEs and FDEs are read with elfutils' libdw (dwarf_next_cfi()), and
  * each FDE's CFI program is run once by the converter's own interpreter.
@@ -154,7 +155,7 @@ extern int sfconv_cache_no_tmpfile;
 extern unsigned int sfconv_max_fres;
 
 /*
- * For libsframe-audit.so on a cache miss (sframe-conv -A): convert @elf
+ * For libsframe-audit.so on a cache miss (sframe-conv audit-fill): convert @elf
  * (read from the file @objfd, -1 for the vDSO) and write the cache file's
  * bytes to @out (a new file of the caller's), and if @dirfd >= 0 and the
  * object has a build ID, into the cache directory open at @dirfd as well.

@@ -2,8 +2,10 @@
 # The .eh_frame -> SFrame converter and its LD_AUDIT helper (tools/sframe-conv/),
 # included by the top-level Makefile after tests/sframe/sframe.mk (whose copy of the
 # kernel's SFrame reader the tests use). Output in $(BUILD)/sframe-conv/:
-#   sframe-conv           convert objects, print what converts, fill the cache; the
-#                         converter libsframe-audit.so runs on a cache miss (-A)
+#   sframe-conv           convert objects, print what converts, fill the cache, attach
+#                         sections to files; the converter libsframe-audit.so runs on a
+#                         cache miss (audit-fill). Its usage: sframe-conv.1, whose
+#                         SYNOPSIS, COMMANDS and OPTIONS --help prints (usage.h)
 #   libsframe-audit.so    LD_AUDIT module registering converted sections at run time:
 #                         linked with nothing (no libc; ld.so for __libc_stack_end)
 #   test_sfconv           the converter's tests (make sframe-conv-test; host test)
@@ -19,7 +21,9 @@ SFCONV_OUT := $(BUILD)/sframe-conv
 # Without libc: the cache key of an object, cache files read and mapped (also in
 # libsframe-audit.so)
 SFCONV_RT := $(addprefix $(SFCONV_SRC)/,sfelf.c sfelf.h sfcache.c sfcache.h sfsys.h)
-SFCONV_CORE := $(SFCONV_SRC)/sfconv.c $(SFCONV_SRC)/sfconv.h $(SFCONV_RT)
+# The converter: CFI reader, SFrame writer and what joins them
+SFCONV_CORE := $(addprefix $(SFCONV_SRC)/,sfconv.c sfconv.h cfi_read.c cfi_read.h \
+	sframe_write.c sframe_write.h) $(SFCONV_RT)
 SFCONV_BINS := $(SFCONV_OUT)/sframe-conv $(SFCONV_OUT)/libsframe-audit.so
 # The SFrame version written by default, which the cache holds and the helper
 # registers: 3, or 2 for a kernel that reads v2 only (changing it: rebuild with make -B)
@@ -51,9 +55,20 @@ TEST_EXTRA += $(SFCONV_BINS)
 
 sframe-conv: $(SFCONV_BINS)
 
-$(SFCONV_OUT)/sframe-conv: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/main.c
+$(SFCONV_OUT)/sframe-conv: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/main.c \
+		$(SFCONV_SRC)/attach.c $(SFCONV_SRC)/cmd.h $(SFCONV_OUT)/usage.h
 	@mkdir -p $(@D)
-	gcc $(TOOL_CFLAGS) $(SFCONV_DEFS) $(filter %.c,$^) -o $@ -ldw -lelf
+	gcc $(TOOL_CFLAGS) $(SFCONV_DEFS) -I$(SFCONV_OUT) $(filter %.c,$^) -o $@ -ldw -lelf
+
+# --help: the manual page's SYNOPSIS, COMMANDS and OPTIONS as plain text (groff), not
+# justified nor hyphenated
+$(SFCONV_OUT)/usage.h: $(SFCONV_SRC)/sframe-conv.1 $(SFCONV_SRC)/man2usage.awk
+	@mkdir -p $(@D)
+	sed '/^\.TH /a .ad l\n.nh' $< | GROFF_NO_SGR=1 groff -man -Tascii -P-bcou -rLL=78n \
+		> $@.txt
+	awk -f $(SFCONV_SRC)/man2usage.awk $@.txt > $@.tmp
+	mv $@.tmp $@
+	rm -f $@.txt
 
 $(SFCONV_OUT)/libsframe-audit.so: $(SFCONV_RT) $(SFCONV_SRC)/audit.c
 	@mkdir -p $(@D)
@@ -90,7 +105,7 @@ $(SFCONV_OUT)/libcfizoo-nosh.so: $(SFCONV_OUT)/libcfizoo.so
 
 # For each version of SFCONV_TEST_VERSIONS: the objects above and this machine's vDSO,
 # every row boundary and every 13th address (function starts relative to the text); the
-# CFI zoo at every address (starts PC-relative); the sections sframe-conv -S wrote into
+# CFI zoo at every address (starts PC-relative); the sections sframe-conv convert -S wrote into
 # the bench's deep-sfv3 and deep-sfv2 (bench/bench.mk), where they are. V3 once more
 # with FDEs split every 2 FREs (as at V3's limit of 65535), and two FREs byte for byte.
 SFCONV_BENCH_CONV := $(BUILD)/bench/bin/deep-sfv
@@ -98,7 +113,7 @@ SFCONV_BENCH_CONV := $(BUILD)/bench/bin/deep-sfv
 sframe-conv-test: $(SFCONV_OUT)/test_sfconv $(SFCONV_ZOO) $(SFCONV_OUT)/sframe-conv \
 		$(addprefix $(SFCONV_BENCH_CONV),$(SFCONV_TEST_VERSIONS))
 	@echo "SFrame versions checked: $(SFCONV_TEST_VERSIONS) (reader of $(SFCONV_READER_TREE))"
-	$(SFCONV_OUT)/sframe-conv -3 -o $(SFCONV_OUT)/libcfizoo.sframe $(SFCONV_OUT)/libcfizoo.so
+	$(SFCONV_OUT)/sframe-conv convert -3 -o $(SFCONV_OUT)/libcfizoo.sframe $(SFCONV_OUT)/libcfizoo.so
 	@echo "V3 bytes: the DRAP body row of sframe-v3.md, the signal trampoline's"
 	@for fre in '0a 33 f8 00 33 00' '2c 3b 00 a0 00 3b 00 a8 00 3b 00 78 00'; do \
 		od -An -tx1 -v $(SFCONV_OUT)/libcfizoo.sframe | tr -s ' \n' '  ' | \

@@ -28,8 +28,8 @@
  *    A V3 signal trampoline ends the reader's walk (outermost): its FREs
  *    are checked all the same (sframe_find_fre()), and one without FREs
  *    must cover rows that do not fit only.
- * -E: check the object's own .sframe section (sframe-conv -S wrote it into
- * a placeholder: bench/bench.mk) in place of the conversion's, where it is.
+ * -E: check the object's own .sframe section (sframe-conv convert -S wrote it
+ * into a placeholder: bench/bench.mk) in place of the conversion's, where it is.
  * -F: at most MAX FREs an SFrame FDE (splits functions as V3's limit of
  * 65535 does). V3 needs a reader with flexible FDEs (SFRAME_RULE_REG):
  * without, -2 only.

@@ -3,7 +3,7 @@
  * A program built -O2 -fomit-frame-pointer without SFrame (only .eh_frame)
  * that runs until it is killed, calling getppid() through libc's syscall():
  * for sections attached to its file and libc's while it runs (sframe-conv
- * -a, PR_SFRAME_FILE). The chain, innermost first:
+ * attach, PR_SFRAME_FILE). The chain, innermost first:
  *   syscall (libc) <- sfa_loop <- main <- libc's start code <- _start
  *
  * Usage: sfattach N    rounds of N calls, for ever; after the first round it

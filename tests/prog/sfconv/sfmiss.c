@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A program the LD_AUDIT helper's converter must stay invisible to. On a
- * cache miss the helper runs its converter (sframe-conv -A) as a child of
+ * cache miss the helper runs its converter (sframe-conv audit-fill) as a child of
  * the program; the program must not see it: it has a SIGCHLD handler and
  * a child of its own, dlopen()s a library from a second thread, then reaps
  * with waitpid(-1): it must get its own child, one SIGCHLD, and no other
