@@ -3,7 +3,11 @@
 # into OUTDIR/results.csv, OUTDIR/results.md (bench/report.awk, with the targets of
 # $BENCH_TARGETS, default bench/targets) and OUTDIR/chart.png (gnuplot), and print the tables and the targets
 # (met / not met). docs/bench.md explains the figures.
-# Usage: bench-report.sh OUTDIR
+# With BENCH_DOC set (scripts/bench.sh sets it for a whole `make bench` run), the report
+# also goes to that file, e.g. docs/results/bench-6.12.md: the header of
+# scripts/results-header.sh (title BENCH_DOC_TITLE, default "Benchmarks"; command
+# BENCH_DOC_CMD, default "make bench"; BASE from the environment), then OUTDIR/results.md.
+# Usage: [BENCH_DOC=FILE] bench-report.sh OUTDIR
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: bench-report.sh OUTDIR}
@@ -44,3 +48,12 @@ GNUPLOT
 cat "$out/results.md"
 echo
 echo "bench: $out/results.md, $out/results.csv, $out/chart.png"
+if [ -n "${BENCH_DOC:-}" ]; then
+	mkdir -p "$(dirname "$BENCH_DOC")"
+	{
+		"$top/scripts/results-header.sh" "${BENCH_DOC_TITLE:-Benchmarks}" "${BENCH_DOC_CMD:-make bench}"
+		cat "$out/results.md"
+	} > "$BENCH_DOC.tmp"
+	mv "$BENCH_DOC.tmp" "$BENCH_DOC"
+	echo "bench: ${BENCH_DOC#"$top"/}"
+fi

@@ -7,7 +7,10 @@
 # base as it is, run with its own perf, build/perf-mainline-7.3)
 # Settings: BENCH_WORKLOADS, BENCH_MODES (subsets, space separated), BENCH_REPEAT (rounds
 # of fault's runs, bench/run-guest.sh), VM_TIMEOUT, BENCH_OUT (the output directory,
-# default build/bench for 6.12's default kernel, else build/bench-FLAVOUR[-7.3]).
+# default build/bench for 6.12's default kernel, else build/bench-FLAVOUR[-7.3]),
+# BENCH_DOC (the generated results file: by default docs/results/bench-BASE.md for a
+# whole run of the default flavour, none for a subset, another flavour or BENCH_OUT;
+# set it empty for none).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/base.sh"
@@ -16,6 +19,13 @@ kdir=$top/build/kernel-$flavour$base_sfx
 perf=$(base_perf_dir "$flavour")/perf
 name=$flavour$base_sfx
 out=${BENCH_OUT:-$top/build/bench$([ "$name" = default ] || echo "-$name")}
+# docs/results/bench-BASE.md: only from a whole run of the default kernel (make bench)
+if [ -z "${BENCH_DOC+set}" ] && [ "$flavour" = default ] && [ -z "${BENCH_OUT:-}" ] &&
+	[ -z "${BENCH_WORKLOADS:-}${BENCH_MODES:-}" ]; then
+	BENCH_DOC=$top/docs/results/bench-$BASE.md BENCH_DOC_CMD="make bench"
+	[ "$BASE" = 6.12 ] || BENCH_DOC_CMD+=" BASE=$BASE"
+	export BENCH_DOC BENCH_DOC_CMD
+fi
 # The SFrame modes need the kernel's SFrame unwinder: without it, only the others run
 sframe=0
 grep -qx 'CONFIG_UNWIND_USER_SFRAME=y' "$kdir/.config" 2>/dev/null && sframe=1

@@ -10,15 +10,20 @@
 #   4. the report: per service, the share of samples whose user stack reaches an
 #      outermost frame with -g, fp,defer and fp,defer after the attachment (>= 95%
 #      needed), flame graphs of each (PNG), no kernel splat in any boot's journal
-# Results in build/system-test/. Ends with "N passed, N failed".
+# Results in build/system-test/; the report's table and the checks also go to
+# docs/results/system-test.md (header of scripts/results-header.sh). Ends with
+# "N passed, N failed".
 # SYSTEM_VM_TIMEOUT: seconds per boot (default 1500).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/system-test
-passed=0 failed=0
+passed=0 failed=0 checks=()
 result() { # NAME OK(0/1) DETAIL
-	if [ "$2" = 0 ]; then passed=$((passed + 1)); echo "PASS $1${3:+: $3}"
-	else failed=$((failed + 1)); echo "FAIL $1${3:+: $3}"; fi
+	local line
+	if [ "$2" = 0 ]; then passed=$((passed + 1)); line="PASS $1${3:+: $3}"
+	else failed=$((failed + 1)); line="FAIL $1${3:+: $3}"; fi
+	echo "$line"
+	checks+=("$line")
 }
 t0=$SECONDS
 
@@ -77,5 +82,39 @@ for svc in nginx redis-server; do
 done
 rm -rf "$root"
 echo "system-test: $((SECONDS - t0)) s; results in $out"
+# docs/results/system-test.md: the report's table (MODE SERVICE samples=N complete=K P%,
+# tests/system/report.sh) and every check
+doc=$top/docs/results/system-test.md
+mkdir -p "$(dirname "$doc")"
+{
+	BASE=6.12 "$top/scripts/results-header.sh" "System test" "make system-test"
+	echo "Debian 12 with the packages of \`make deb\` ($kver) installed by apt, booted three times"
+	echo "from a virtio disk under QEMU; $((SECONDS - t0)) s in all. nginx and Redis, started by"
+	echo "systemd, recorded system-wide in each mode: the share of their samples whose user"
+	echo "stack reaches an outermost frame (tests/system/report.sh)."
+	echo
+	if [ -s "$out/report.txt" ]; then
+		echo "| service | \`-g\` | \`fp,defer\` | \`fp,defer\` after \`systemctl start sframe-attach\` |"
+		echo "|---|--:|--:|--:|"
+		for svc in nginx redis-server; do
+			row="| $svc"
+			for m in g defer attached; do
+				row="$row | $(awk -v m="$m" -v s="$svc" '$1 == m && $2 == s {
+					print $5 " (" substr($4, 10) " of " substr($3, 9) ")"; f = 1 }
+					END { if (!f) print "-" }' "$out/report.txt")"
+			done
+			echo "$row |"
+		done
+	else
+		echo "No report: the first boot left no profiles."
+	fi
+	echo
+	echo '```'
+	printf '%s\n' "${checks[@]}"
+	echo "$passed passed, $failed failed"
+	echo '```'
+} > "$doc.tmp"
+mv "$doc.tmp" "$doc"
+echo "system-test: ${doc#"$top"/}"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
