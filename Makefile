@@ -98,8 +98,10 @@ deb: deps tree
 system-test: deps demo-deps tree perf sframe-conv
 	@scripts/system-test.sh
 
+# As another target's prerequisite, a tree with commits or changes not yet exported is
+# built as it is (the developer loop: commit, make test, then make export)
 tree: deps
-	@scripts/tree.sh $(if $(RESET),--reset)
+	@scripts/tree.sh $(if $(RESET),--reset,$(if $(filter tree,$(MAKECMDGOALS)),,--keep-work))
 
 export:
 	@scripts/export.sh
@@ -144,9 +146,11 @@ check: tree perf tests $(BENCH_BIN)/deep $(BENCH_BIN)/deep-sfv3 $(BENCH_BIN)/dee
 	@scripts/check.sh $(if $(SFX),,host) $(FLAVOURS)
 
 # Chosen tests: make check with TESTS=$(T); what has not changed is not rebuilt
+# (T through the environment: quotes in a regexp stay the shell's concern)
+test: export T := $(T)
 test:
-	@[ -n '$(T)' ] || { echo 'usage: make test T=regexp (test names: build/check-default/tests.list)' >&2; exit 2; }
-	@$(MAKE) --no-print-directory check TESTS='$(T)'
+	@[ -n "$$T" ] || { echo "usage: make test T=regexp (test names: tests/cases/*.sh, tests/host/*.sh, docs/results/check-$(BASE).md)" >&2; exit 2; }
+	@$(MAKE) --no-print-directory check TESTS="$$T"
 
 shell:
 	@scripts/shell.sh $(FLAVOUR)

@@ -40,7 +40,8 @@ tally() {
 		"ok "*" # SKIP"*) name=${line#ok * }; result "$f/${name%% # SKIP*}" skip "${name#* # SKIP }" ;;
 		"ok "*) result "$f/${line#ok * }" ok ;;
 		"not ok "*) name=${line#not ok * }
-			result "$f/$name" fail "$why" "$(outdir "$f")/tests/$name.log" ;;
+			result "$f/$name" fail "$why" "$(outdir "$f")/tests/$name.log"
+			why= ;;
 		esac
 	done < "$2"
 }
@@ -131,9 +132,14 @@ if [ ${#failed[@]} -gt 0 ]; then
 	echo "# Logs: $top/build/check-*/ (console.log, vm.log, output, tests/NAME.log)"
 fi
 # The whole suite's results, for docs/results.md
-[ -n "${TESTS:-}" ] || "$top/scripts/check-results.sh" "$ktapfile" "${flavours[@]}" \
-	> "$top/docs/results/check-$BASE.md" ||
-	echo "# check: could not write docs/results/check-$BASE.md"
+doc=$top/docs/results/check-$BASE.md
+if [ -z "${TESTS:-}" ]; then
+	if "$top/scripts/check-results.sh" "$ktapfile" "${flavours[@]}" > "$doc.tmp"; then
+		mv "$doc.tmp" "$doc"
+	else
+		rm -f "$doc.tmp"; echo "# check: could not write ${doc#"$top"/}"
+	fi
+fi
 echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:$skip error:0"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -5,7 +5,8 @@
 # wrote to OUT/cmd, keep its output in OUT/output (and on the console), store its
 # exit status in OUT/rc and power off. With du.work=DIR (scripts/vm.sh -s), DIR (the
 # repository) is mounted writable from the share "work" and the command runs on the
-# console, interactively, as the session's leader with the console as its terminal.
+# console, interactively, as the session's leader with the console as its terminal, in a
+# scratch directory.
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -29,7 +30,8 @@ ulimit -c 0
 cd /tmp
 echo "guest-init: running $(cat "$out/cmd")"
 if [ -n "$work" ]; then
-	cd "$work"
+	# a scratch directory: tests write their files where they run
+	cd "$(mktemp -d /tmp/shell.XXXXXX)"
 	setsid -c sh -c "$(cat "$out/cmd")" < /dev/ttyS0 > /dev/ttyS0 2>&1
 	echo $? > "$out/rc"
 else

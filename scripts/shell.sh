@@ -2,8 +2,8 @@
 # An interactive shell in a guest on the built kernel of FLAVOUR (default: default), as
 # virtme-ng's vng gives: the host's root read-only, the repository writable at its own
 # path, this base's perf first in PATH, TOP, BASE, PERF and BIN set for the tests (run
-# one with `sh tests/run.sh` and TESTS=regexp, or `sh tests/cases/NAME.sh`). `exit` (or
-# Ctrl-A X) powers the guest off.
+# one with `TESTS=regexp sh $TOP/tests/run.sh` or `sh $TOP/tests/cases/NAME.sh`), a
+# scratch directory to start in. `exit` (or Ctrl-A X) powers the guest off.
 # Usage: [BASE=7.3] shell.sh [FLAVOUR]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

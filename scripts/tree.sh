@@ -2,7 +2,9 @@
 # Prepare the working tree of $BASE (scripts/base.sh; 6.12: build/linux): a git
 # repository whose first commit (tag "base") is the pristine Debian source, with the
 # base's series (patches/series, patches-7.3/series) applied on top.
-# Usage: [BASE=7.3] tree.sh [--reset]   (--reset re-applies the series from scratch)
+# Usage: [BASE=7.3] tree.sh [--reset | --keep-work]   (--reset re-applies the series from
+# scratch; --keep-work leaves a tree with commits or changes not in the series as it is,
+# with a note, where tree.sh would refuse)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/base.sh"
@@ -54,6 +56,10 @@ if [ "${1:-}" != --reset ]; then
 	# Refuse to throw away commits that are not in patches/.
 	extra=$(comm -23 <(tree_ids | sort) <(patch_ids | sort))
 	if [ -n "$extra" ] || [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
+		if [ "${1:-}" = --keep-work ]; then
+			echo "tree: $tree has commits or changes not in ${patches#"$top"/}/ (make export): used as it is" >&2
+			exit 0
+		fi
 		echo "tree: $tree has commits or changes not in ${patches#"$top"/}/: run 'make export' or 'make tree RESET=1'" >&2
 		exit 1
 	fi
