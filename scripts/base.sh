@@ -54,6 +54,12 @@ base_perf_dir() {
 	echo "$top/build/perf$([ "$1" != mainline ] || echo -mainline)$base_sfx"
 }
 
+# check_outdir FLAVOUR: where make check keeps the results of FLAVOUR (build/check-FLAVOUR
+# with the base's suffix; host: build/check-host, one for both bases)
+check_outdir() {
+	if [ "$1" = host ]; then echo "$top/build/check-host"; else echo "$top/build/check-$1$base_sfx"; fi
+}
+
 # flavour_vm FLAVOUR: the guest settings of a kernel flavour: VM_MACHINE and VM_NO_LA57
 # exported for scripts/vm.sh, flavour_timeout (seconds) for a run of the whole suite.
 # The debug kernel (kmemleak on) boots on q35: on pc (i440fx) ACPI's _PRT builds the PCI

@@ -16,7 +16,7 @@ guests=$(printf '%s\n' "$@" | grep -vx host | paste -sd ' ')
 # per flavour: the directory of its results (times: "TEST SECONDS", seconds: the run's)
 dirs=()
 for f in "$@"; do
-	if [ "$f" = host ]; then dirs+=("$f=$top/build/check-host"); else dirs+=("$f=$top/build/check-$f$base_sfx"); fi
+	dirs+=("$f=$(check_outdir "$f")")
 done
 awk -v flavours="$*" -v dirs="${dirs[*]}" '
 BEGIN {

@@ -40,7 +40,7 @@ tally() {
 		"ok "*" # SKIP"*) name=${line#ok * }; result "$f/${name%% # SKIP*}" skip "${name#* # SKIP }" ;;
 		"ok "*) result "$f/${line#ok * }" ok ;;
 		"not ok "*) name=${line#not ok * }
-			result "$f/$name" fail "$why" "$(outdir "$f")/tests/$name.log"
+			result "$f/$name" fail "$why" "$(check_outdir "$f")/tests/$name.log"
 			why= ;;
 		esac
 	done < "$2"
@@ -56,15 +56,11 @@ ktap() {
 	fi
 }
 
-# the results of FLAVOUR (host: one for both bases)
-outdir() {
-	if [ "$1" = host ]; then echo "$top/build/check-host"; else echo "$top/build/check-$1$base_sfx"; fi
-}
 
-# guest FLAVOUR: the guest tests on build/kernel-FLAVOUR$base_sfx, into $(outdir FLAVOUR)
+# guest FLAVOUR: the guest tests on build/kernel-FLAVOUR$base_sfx, into $(check_outdir FLAVOUR)
 guest() {
 	local f=$1 out start=$SECONDS
-	out=$(outdir "$f")
+	out=$(check_outdir "$f")
 	flavour_vm "$f"
 	"$top/scripts/vm.sh" -k "$top/build/kernel-$f$base_sfx/arch/x86/boot/bzImage" -o "$out" \
 		-t "${VM_TIMEOUT:-$flavour_timeout}" -- env TOP="$top" FLAVOUR="$f" BASE="$BASE" \
@@ -80,7 +76,7 @@ guest() {
 mapfile -t flavours < <(printf '%s\n' "$@" | awk '!seen[$0]++')
 guests=()
 for f in "${flavours[@]}"; do
-	out=$(outdir "$f")
+	out=$(check_outdir "$f")
 	rm -rf "$out"; mkdir -p "$out"
 	[ "$f" = host ] || { guests+=("$f"); continue; }
 	start=$SECONDS
@@ -96,7 +92,7 @@ done
 wait
 
 for f in "${flavours[@]}"; do
-	out=$(outdir "$f")
+	out=$(check_outdir "$f")
 	[ -f "$out/results" ] && tally "$f" "$out/results"
 	if [ "$f" = host ]; then
 		ktap "$f" "$out/output"
