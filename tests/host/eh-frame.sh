@@ -1,4 +1,4 @@
-# The .eh_frame reader core (tools/eh-frame/, staged for kernel/unwind/) in user space,
+# The kernel's .eh_frame reader (kernel/unwind/eh_frame_reader.c of build/linux) in user space,
 # ASan/UBSan builds: the unit tests on hand-built CIEs and FDEs pass; every FDE of
 # Debian's libc, libpython3.11, libcrypto, libstdc++ and cc1, looked up at every row
 # boundary and between, gives libdw's CFA, return address and caller's FP wherever the

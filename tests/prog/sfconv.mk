@@ -52,4 +52,4 @@ $(SFC_OUT)/libsfrlib.so: $(SFC_SRC)/sfrlib.c $(TOP)/tests/prog/util.h
 
 $(SFC_OUT)/sfreg: $(SFC_SRC)/sfreg.c $(TOP)/tests/prog/util.h $(SFCONV_CORE) \
 		$(SFCONV_SRC)/sfload.c $(SFC_OUT)/libsfrlib.so
-	gcc $(NOFP_CFLAGS) $(GSFRAME) -I$(SFCONV_SRC) $(filter %.c,$^) -o $@ -rdynamic -ldl -ldw -lelf
+	gcc $(NOFP_CFLAGS) $(GSFRAME) -I$(SFCONV_SRC) $(SFCONV_INC) $(filter %.c,$^) -o $@ -rdynamic -ldl -ldw -lelf

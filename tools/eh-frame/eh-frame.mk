@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# The .eh_frame reader core (tools/eh-frame/: the staging copy of the future
-# kernel/unwind/eh_frame_reader.c and include/linux/eh_frame_reader.h) in user space.
+# The kernel's .eh_frame reader (kernel/unwind/eh_frame_reader.c and
+# include/linux/eh_frame_reader.h of the kernel tree, EHF_TREE: build/linux by default,
+# made by `make tree`) in user space: the same source as the kernel's.
 # Included by the top-level Makefile (which sets TOP and BUILD); also usable as
 #   make -f tools/eh-frame/eh-frame.mk TOP=$PWD BUILD=$PWD/build eh-frame-test
 # Output in $(BUILD)/eh-frame/:
@@ -10,7 +11,7 @@
 #   eh-frame-fuzz    libFuzzer (clang) for FUZZ_SECONDS (default 600), niced
 #   eh-frame-bench   ns per FDE search and per lookup (-O2, no sanitizers)
 # The reader includes <linux/eh_frame_reader.h>, which needs nothing but the C
-# compiler's own headers outside the kernel: -I tools/eh-frame/include is all.
+# compiler's own headers outside the kernel: a copy in $(EHF_OUT)/include is all.
 
 ehf_saved_goal := $(.DEFAULT_GOAL)
 
@@ -24,12 +25,13 @@ include $(TOP)/tests/flags.mk
 
 EHF_SRC := $(TOP)/tools/eh-frame
 EHF_OUT := $(BUILD)/eh-frame
-EHF_READER := $(EHF_SRC)/kernel/unwind/eh_frame_reader.c \
-	$(EHF_SRC)/include/linux/eh_frame_reader.h
+EHF_TREE ?= $(BUILD)/linux
+EHF_HDR := $(EHF_OUT)/include/linux/eh_frame_reader.h
+EHF_READER := $(EHF_TREE)/kernel/unwind/eh_frame_reader.c $(EHF_HDR)
 EHF_CC ?= gcc
 EHF_CLANG ?= clang
 EHF_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-EHF_CFLAGS := -g -O1 $(WARN_CFLAGS) -I$(EHF_SRC)/include
+EHF_CFLAGS := -g -O1 $(WARN_CFLAGS) -I$(EHF_OUT)/include
 # Debian 12's objects the cross-check reads (apt: libc6, libpython3.11, libssl3,
 # libstdc++6, cpp-12; libdw-dev for the check itself)
 EHF_OBJS ?= /lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/libpython3.11.so.1.0 \
@@ -41,6 +43,9 @@ EHF_OBJS ?= /lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/libpython3.11.
 # The objects the cross-check reads (tests/host/eh-frame.sh skips without them)
 eh-frame-objs:
 	@echo $(EHF_OBJS)
+
+$(EHF_HDR): $(EHF_TREE)/include/linux/eh_frame_reader.h
+	mkdir -p $(@D) && cp $< $@
 
 $(EHF_OUT)/test_eh_frame: $(addprefix $(EHF_SRC)/,test_eh_frame.c ehf_test.h) $(EHF_READER)
 	mkdir -p $(@D) && $(EHF_CC) $(EHF_CFLAGS) $(EHF_SAN) $(filter %.c,$^) -o $@
@@ -57,7 +62,7 @@ eh-frame-xcheck: $(EHF_OUT)/xcheck_eh_frame
 
 $(EHF_OUT)/bench_eh_frame: $(addprefix $(EHF_SRC)/,xcheck_eh_frame.c ehf_elf.c ehf_elf.h) \
 		$(EHF_READER)
-	mkdir -p $(@D) && $(EHF_CC) $(TOOL_CFLAGS) -I$(EHF_SRC)/include $(filter %.c,$^) \
+	mkdir -p $(@D) && $(EHF_CC) $(TOOL_CFLAGS) -I$(EHF_OUT)/include $(filter %.c,$^) \
 		-ldw -lelf -o $@
 
 eh-frame-bench: $(EHF_OUT)/bench_eh_frame

@@ -3,19 +3,21 @@
  * The CFI reader of sfconv: the DWARF CFI of an x86-64 ELF object, as rows
  * that the SFrame writer (sframe_write.c) turns into a section.
  *
- * Every CIE and FDE of .eh_frame is read with libdw's dwarf_next_cfi()
- * (the section, or where .eh_frame_hdr points if there are no section
- * headers), and the CFI program of each FDE is run once, from its start,
- * by the small interpreter below: it keeps the rules of the CFA, the
- * return address and FP (the only ones SFrame has) and records a row each
- * time the location advances, so the cost is linear in the size of the
- * CFI (sfconv_stats.cfi_insns counts the instructions run). A row fits
- * SFrame v2 (and a default FDE of V3) when
+ * The CIEs and FDEs of .eh_frame (the section, or where .eh_frame_hdr
+ * points if there are no section headers) are decoded, and the CFA program
+ * of each FDE run once from its start, by the kernel's .eh_frame reader
+ * (tools/eh-frame/kernel/unwind/eh_frame_reader.c, eh_frame_run() with a
+ * row callback): one CFI decoder for the unwinder and the converter. It
+ * keeps the rules of the CFA, the return address, FP and SP and hands out
+ * a row each time the location advances, so the cost is linear in the
+ * size of the CFI (sfconv_stats.cfi_insns counts the instructions run).
+ * What it does not take fails the FDE (SFCONV_ERROR). A row fits SFrame v2
+ * (and a default FDE of V3) when
  *  - the CFA is SP or FP (DWARF registers 7 and 6) plus an offset,
  *  - the return address (register 16) is saved at CFA - 8, or undefined
  *    (the outermost frame: an FRE without offsets),
- *  - FP is unchanged (same value, or no rule: it is callee-saved) or
- *    saved at CFA + a non-zero offset,
+ *  - FP is unchanged (no rule: it is callee-saved) or saved at CFA + a
+ *    non-zero offset,
  *  - the caller's SP is the CFA (no rule for it, or the CFA's),
  *  - it is not a signal frame.
  * Version 3 also has flexible FDEs, whose rules take the CFA, the return
@@ -27,13 +29,11 @@
  * such a row has all its FREs flexible (as gas writes them). FDEs of
  * signal trampolines (CIE augmentation "S") have the signal bit; one whose
  * rules V3 cannot all say becomes an FDE without FREs over the whole
- * function. What neither version says (a return address or FP of CFA + k,
- * an undefined FP, another SP, other expressions) is left out.
+ * function. What neither version says (an undefined FP, another SP, other
+ * expressions) is left out.
  *
  * The ELF helpers of sfconv.h (text range, sections, build ID) are here too.
  */
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <errno.h>
 #include <gelf.h>
 #include <stdbool.h>
@@ -119,163 +119,30 @@ int sfconv_build_id(Elf *elf, char *buf, size_t len)
 }
 
 /*
- * A reader of .eh_frame bytes with bounds checks: reading past @end sets
- * @bad and reads zeroes. @base is at address @vaddr (for pc-relative
- * pointers).
- */
-struct cursor {
-	const uint8_t *p;
-	const uint8_t *end;
-	const uint8_t *base;
-	uint64_t vaddr;
-	bool bad;
-};
-
-static uint8_t get_u8(struct cursor *c)
-{
-	if (c->p >= c->end) {
-		c->bad = true;
-		return 0;
-	}
-	return *c->p++;
-}
-
-/* A little-endian unsigned value of @size bytes */
-static uint64_t get_fixed(struct cursor *c, unsigned int size)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	if ((size_t)(c->end - c->p) < size) {
-		c->bad = true;
-		c->p = c->end;
-		return 0;
-	}
-	for (i = 0; i < size; i++)
-		v |= (uint64_t)c->p[i] << (8 * i);
-	c->p += size;
-	return v;
-}
-
-/* An unsigned or (@sign) signed LEB128 value; bits past 64 are dropped */
-static uint64_t get_leb(struct cursor *c, bool sign)
-{
-	unsigned int shift = 0;
-	uint64_t v = 0;
-	uint8_t b;
-
-	do {
-		b = get_u8(c);
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (sign && shift < 64 && (b & 0x40))
-		v |= ~0ULL << shift;
-	return v;
-}
-
-static uint64_t get_uleb(struct cursor *c)
-{
-	return get_leb(c, false);
-}
-
-static int64_t get_sleb(struct cursor *c)
-{
-	return (int64_t)get_leb(c, true);
-}
-
-/*
- * A pointer encoded as @enc (DW_EH_PE_*): absolute, relative to where it
- * is (pcrel) or to @datarel (if not 0). Anything else is not understood.
- */
-static uint64_t get_encoded(struct cursor *c, uint8_t enc, uint64_t datarel)
-{
-	uint64_t here = c->vaddr + (c->p - c->base), v;
-
-	switch (enc & 0x0f) {
-	case DW_EH_PE_absptr:
-	case DW_EH_PE_udata8:
-	case DW_EH_PE_sdata8:
-		v = get_fixed(c, 8);
-		break;
-	case DW_EH_PE_udata2:
-		v = get_fixed(c, 2);
-		break;
-	case DW_EH_PE_sdata2:
-		v = (int16_t)get_fixed(c, 2);
-		break;
-	case DW_EH_PE_udata4:
-		v = get_fixed(c, 4);
-		break;
-	case DW_EH_PE_sdata4:
-		v = (int32_t)get_fixed(c, 4);
-		break;
-	case DW_EH_PE_uleb128:
-		v = get_uleb(c);
-		break;
-	case DW_EH_PE_sleb128:
-		v = get_sleb(c);
-		break;
-	default:
-		c->bad = true;
-		return 0;
-	}
-	switch (enc & 0x70) {
-	case DW_EH_PE_absptr:
-		return v;
-	case DW_EH_PE_pcrel:
-		return v + here;
-	case DW_EH_PE_datarel:
-		if (datarel)
-			return v + datarel;
-		break;
-	}
-	c->bad = true;
-	return 0;
-}
-
-/* A DWARF block (ULEB128 length, bytes): a cursor over it, skipped in @c */
-static struct cursor get_block(struct cursor *c)
-{
-	uint64_t len = get_uleb(c);
-	struct cursor b = *c;
-
-	if (len > (uint64_t)(c->end - c->p)) {
-		c->bad = b.bad = true;
-		len = 0;
-	}
-	b.end = b.p + len;
-	c->p += len;
-	return b;
-}
-
-/*
  * An object without section headers: .eh_frame from the pointer in
  * .eh_frame_hdr (PT_GNU_EH_FRAME), up to the end of the segment holding it
  */
 static int eh_frame_from_hdr(Elf *elf, Elf_Data **data, uint64_t *vaddr)
 {
+	const uint8_t *h;
 	GElf_Phdr hdr, ph;
-	struct cursor c;
 	uint64_t addr;
 	Elf_Data *d;
 	size_t i, n;
-	uint8_t enc;
+	int32_t ptr;
 
 	if (find_phdr(elf, PT_GNU_EH_FRAME, &hdr))
 		return -ENOENT;
 	d = elf_getdata_rawchunk(elf, hdr.p_offset, hdr.p_filesz, ELF_T_BYTE);
 	if (!d)
 		return -EINVAL;
-	c = (struct cursor){ d->d_buf, (uint8_t *)d->d_buf + d->d_size, d->d_buf,
-			     hdr.p_vaddr, false };
-	if (get_u8(&c) != 1)	/* version */
+	/* Version 1, eh_frame_ptr pcrel|sdata4 (what the linkers write) */
+	h = d->d_buf;
+	if (d->d_size < 8 || h[0] != 1 || h[1] != 0x1b)
 		return -ENOTSUP;
-	enc = get_u8(&c);
-	get_fixed(&c, 2);	/* the search table's encodings */
-	addr = get_encoded(&c, enc, hdr.p_vaddr);
-	if (c.bad || elf_getphdrnum(elf, &n))
+	memcpy(&ptr, h + 4, 4);
+	addr = hdr.p_vaddr + 4 + ptr;
+	if (elf_getphdrnum(elf, &n))
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		if (!gelf_getphdr(elf, i, &ph))
@@ -323,25 +190,23 @@ int sfconv_cfi_id(Elf *elf, struct sfconv_cfi_id *id)
 	return ret ? ret : sfelf_cfi_id(&e, id, 1);
 }
 
-/* The CFI interpreter (the rules it keeps: cfi_read.h) */
+/* The rows of the .eh_frame reader (cfi_read.h) */
 
-/* Before a CIE's instructions: FP is callee-saved in the x86-64 ABI */
-static const struct state abi_state = { .fp = { REG_SAME, 0, 0 } };
-
-/* At most this many states are remembered (DW_CFA_remember_state) */
-#define CFI_STACK	32
-
-/* One run of the interpreter over a CIE's or an FDE's instructions */
-struct interp {
-	const struct cie *cie;
-	const struct state *init;	/* for DW_CFA_restore */
-	struct state s;
-	struct state stack[CFI_STACK];
-	unsigned int depth;
-	bool fde;			/* else a CIE's initial instructions */
-	uint64_t loc;			/* where the current row starts */
-	uint64_t end;			/* the FDE's end */
+static const struct eh_frame_limits cfi_lim = {
+	.max_prog = UINT32_MAX, .max_state = EH_FRAME_MAX_STATE,
+	.max_expr = 32, .max_aug = 255, .max_fdes = 0,
 };
+
+/* The reader's memory: .eh_frame, at cv->hdr.lo */
+static int cfi_mem_read(void *ctx, unsigned long addr, void *dst, unsigned int len)
+{
+	const struct conv *cv = ctx;
+
+	if (addr < cv->hdr.lo || addr > cv->hdr.hi || len > cv->hdr.hi - addr)
+		return -EFAULT;
+	memcpy(dst, (const uint8_t *)cv->data->d_buf + (addr - cv->hdr.lo), len);
+	return 0;
+}
 
 /*
  * Room for element @n of @size bytes in @array of *@cap: the array (moved
@@ -357,57 +222,6 @@ static void *grow(void *array, size_t n, size_t *cap, size_t size)
 	if (array)
 		*cap = c;
 	return array;
-}
-
-/*
- * The CFA of the 16-byte entries of a PLT, which push an index at byte
- * @push and jump: DW_OP_breg7 OFF; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and;
- * DW_OP_lit<push>; DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus, that is
- * SP + OFF + ((ip & 15) >= push ? 8 : 0).
- */
-static bool plt_cfa(struct cursor e, struct state *s)
-{
-	int64_t off;
-	uint8_t push;
-
-	if (get_u8(&e) != DW_OP_breg7)
-		return false;
-	off = get_sleb(&e);
-	if (get_u8(&e) != DW_OP_breg16 || get_sleb(&e) || get_u8(&e) != DW_OP_lit15 ||
-	    get_u8(&e) != DW_OP_and)
-		return false;
-	push = get_u8(&e) - DW_OP_lit0;
-	if (push > 15 || get_u8(&e) != DW_OP_ge || get_u8(&e) != DW_OP_lit3 ||
-	    get_u8(&e) != DW_OP_shl || get_u8(&e) != DW_OP_plus ||
-	    e.bad || e.p != e.end || !fits_s32(off))
-		return false;
-	s->cfa = CFA_PLT;
-	s->cfa_off = off;
-	s->plt_push = push;
-	return true;
-}
-
-/*
- * A DWARF expression DW_OP_bregN OFF (or DW_OP_bregx N OFF), followed by
- * DW_OP_deref if @deref: true, with *@reg and *@off, if it is that, N is a
- * register SFrame names and OFF fits 32 bits
- */
-static bool breg_expr(struct cursor e, bool deref, uint8_t *reg, int64_t *off)
-{
-	uint8_t op = get_u8(&e);
-	uint64_t r;
-
-	if (op >= DW_OP_breg0 && op <= DW_OP_breg31)
-		r = op - DW_OP_breg0;
-	else if (op == DW_OP_bregx)
-		r = get_uleb(&e);
-	else
-		return false;
-	*off = get_sleb(&e);
-	if (deref && get_u8(&e) != DW_OP_deref)
-		return false;
-	*reg = r;
-	return !e.bad && e.p == e.end && r < DWARF_NR_GPR && fits_s32(*off);
 }
 
 /* Where register rule @rr puts a value, as a flexible rule: false if nowhere */
@@ -452,14 +266,12 @@ static int need(struct rule *r, int why, int reason, bool v3)
  * The rule of one row: -1 if it fits SFrame v2, else an enum sfconv_why
  * (the first reason met); r->v3 says if a V3 FDE can say it all the same
  */
-static int classify(const struct state *s, const struct cie *cie, struct rule *r)
+static int classify(const struct state *s, bool signal, struct rule *r)
 {
-	int why = cie->signal ? SFCONV_SIGNAL : -1;
+	int why = signal ? SFCONV_SIGNAL : -1;
 
 	memset(r, 0, sizeof(*r));
 	r->v3 = true;
-	if (cie->ra_col != DWARF_RA)
-		return need(r, why, SFCONV_RA, false);
 	/* Undefined return address: the outermost frame */
 	if (s->ra.how == REG_UNDEF) {
 		r->outermost = true;
@@ -501,418 +313,143 @@ static int classify(const struct state *s, const struct cie *cie, struct rule *r
 	return need(r, why, SFCONV_FP, reg_loc(&s->fp, &r->fp));
 }
 
-/* The row from in->loc to @to ends: record it */
-static int add_row(struct conv *cv, const struct interp *in, uint64_t to)
+/* A register rule of the reader as SFrame's (only registers 0-15 are named) */
+static struct reg_rule reg_rule(const struct eh_frame_reg *e, uint8_t unspec)
 {
+	switch (e->how) {
+	case EH_FRAME_RULE_UNSPEC:
+		return (struct reg_rule){ .how = unspec };
+	case EH_FRAME_RULE_UNDEF:
+		return (struct reg_rule){ .how = REG_UNDEF };
+	case EH_FRAME_RULE_AT_CFA:
+		return (struct reg_rule){ .how = REG_AT_CFA, .off = e->off };
+	case EH_FRAME_RULE_AT_REG:
+	case EH_FRAME_RULE_VAL_REG:
+		if (e->reg >= DWARF_NR_GPR)
+			break;
+		return (struct reg_rule){ .how = e->how == EH_FRAME_RULE_AT_REG ?
+					  REG_AT_REG : REG_IS_REG,
+					  .reg = e->reg, .off = e->off };
+	}
+	return (struct reg_rule){ .how = REG_OTHER };
+}
+
+/* A row of the reader as SFrame's rules */
+static void row_state(const struct eh_frame_row *row, struct state *s)
+{
+	const struct eh_frame_cfa *c = &row->cfa;
+
+	memset(s, 0, sizeof(*s));
+	/* FP without a rule is unchanged: callee-saved in the x86-64 ABI */
+	s->ra = reg_rule(&row->ra, REG_UNSPEC);
+	s->fp = reg_rule(&row->fp, REG_SAME);
+	s->sp = reg_rule(&row->sp, REG_UNSPEC);
+	s->cfa_reg = c->reg;
+	s->cfa_off = c->off;
+	switch (c->how) {
+	case EH_FRAME_CFA_UNSET:
+		s->cfa = CFA_NONE;
+		break;
+	case EH_FRAME_CFA_REG:
+		s->cfa = CFA_REG;
+		break;
+	case EH_FRAME_CFA_DEREF:
+		/* Loaded from a register SFrame names, nothing added */
+		s->cfa = c->reg < DWARF_NR_GPR && !c->add ? CFA_DEREF : CFA_OTHER;
+		break;
+	case EH_FRAME_CFA_PLT:
+		/* The linkers': SP + off, + 8 from byte @thr of each 16 */
+		s->cfa = c->reg == DWARF_SP && !c->ipoff && c->mask == 15 && c->thr < 16 &&
+			 c->shift == 3 ? CFA_PLT : CFA_OTHER;
+		s->plt_push = c->thr;
+		break;
+	default:
+		s->cfa = CFA_OTHER;
+	}
+}
+
+/* The rows of one FDE, into cv->rows */
+struct rows_run {
+	struct conv *cv;
+	const struct fde *f;
+	uint32_t insns;
+};
+
+static int add_row(void *arg, const struct eh_frame_row *row)
+{
+	struct rows_run *rr = arg;
+	struct conv *cv = rr->cv;
 	struct row *rows = grow(cv->rows, cv->nrows, &cv->rows_cap, sizeof(*rows));
+	struct state s;
 	struct row *r;
 
 	if (!rows)
 		return -ENOMEM;
 	cv->rows = rows;
 	r = &rows[cv->nrows++];
-	r->start = in->loc;
-	r->end = to;
-	r->why = classify(&in->s, in->cie, &r->rule);
+	r->start = row->start;
+	r->end = row->end;
+	row_state(row, &s);
+	r->why = classify(&s, row->signal, &r->rule);
 	/* PCMASK blocks are from the FDE's start: it must be aligned */
 	if (r->rule.plt && (r->start & 15))
 		r->why = need(&r->rule, r->why, SFCONV_CFA, false);
+	rr->insns = row->insns;
 	return 0;
 }
 
-/* Move to @to (clamped to the FDE's end): the current row ends there */
-static int advance_to(struct conv *cv, struct interp *in, uint64_t to)
+/* Does the CIE of @f run (else its FDEs are unreadable)? The last is kept */
+static bool cie_runs(struct conv *cv, const struct eh_frame_fde *f)
 {
-	int ret;
+	struct eh_frame_fde cie = *f;
 
-	if (!in->fde || to < in->loc)
-		return -EINVAL;
-	if (to > in->end)
-		to = in->end;
-	if (to == in->loc)
-		return 0;
-	ret = add_row(cv, in, to);
-	in->loc = to;
-	return ret;
+	if (cv->cie_prog == f->cie_prog)
+		return cv->cie_ok;
+	/* An FDE of no code and no instructions: only the CIE's run */
+	cie.prog = cie.prog_end;
+	cie.pc_start = cie.pc_end;
+	cv->cie_prog = f->cie_prog;
+	cv->cie_ok = !eh_frame_run(&cie, 0, add_row, NULL, NULL, &cfi_lim, &cv->mem);
+	return cv->cie_ok;
 }
 
-static int advance(struct conv *cv, struct interp *in, uint64_t delta)
+int sfconv_read_cfi(struct conv *cv, Elf_Data *d, uint64_t vaddr)
 {
-	uint64_t to;
-
-	if (__builtin_mul_overflow(delta, in->cie->code_align, &delta) ||
-	    __builtin_add_overflow(in->loc, delta, &to))
-		to = UINT64_MAX;
-	return advance_to(cv, in, to);
-}
-
-/* The rule of register @reg, from register @base (only RA and FP are kept) */
-static void set_reg_from(struct state *s, uint64_t reg, enum reg_how how, uint8_t base,
-			 int64_t off)
-{
-	struct reg_rule r = { how, base, off };
-
-	if (reg == DWARF_RA)
-		s->ra = r;
-	else if (reg == DWARF_FP)
-		s->fp = r;
-	else if (reg == DWARF_SP)
-		s->sp = r;
-}
-
-static void set_reg(struct state *s, uint64_t reg, enum reg_how how, int64_t off)
-{
-	set_reg_from(s, reg, how, 0, off);
-}
-
-/* Saved at CFA + @factored * data alignment factor */
-static void set_saved(struct state *s, const struct cie *cie, uint64_t reg,
-		      int64_t factored)
-{
-	int64_t off;
-
-	if (__builtin_mul_overflow(factored, cie->data_align, &off))
-		set_reg(s, reg, REG_OTHER, 0);
-	else
-		set_reg(s, reg, REG_AT_CFA, off);
-}
-
-static void restore_reg(struct interp *in, uint64_t reg)
-{
-	if (reg == DWARF_RA)
-		in->s.ra = in->init->ra;
-	else if (reg == DWARF_FP)
-		in->s.fp = in->init->fp;
-	else if (reg == DWARF_SP)
-		in->s.sp = in->init->sp;
-}
-
-/* CFA = @reg + @off (@ok: the offset did not overflow) */
-static void set_cfa(struct state *s, uint64_t reg, int64_t off, bool ok)
-{
-	s->cfa = ok ? CFA_REG : CFA_OTHER;
-	s->cfa_reg = reg;
-	s->cfa_off = off;
-}
-
-/* Only a CFA of a register plus an offset can change one of the two */
-static void set_cfa_part(struct state *s, uint64_t reg, int64_t off, bool ok)
-{
-	if (s->cfa == CFA_REG)
-		set_cfa(s, reg, off, ok);
-	else
-		s->cfa = CFA_OTHER;
-}
-
-static bool scale(int64_t v, int64_t factor, int64_t *out)
-{
-	return !__builtin_mul_overflow(v, factor, out);
-}
-
-/* An unsigned LEB128 operand as a signed one: false if it is too large */
-static bool uleb_s64(struct cursor *c, int64_t *v)
-{
-	uint64_t u = get_uleb(c);
-
-	*v = (int64_t)u;
-	return u <= INT64_MAX;
-}
-
-/*
- * Run the instructions at @c: an FDE's from its start, recording one row
- * per address range with the same rules (rows end where the location
- * advances), or a CIE's initial instructions. Each instruction is read
- * once. Returns 0, or -EINVAL for instructions not understood or
- * malformed (then none of the FDE's rows can be trusted).
- */
-static int run_cfi(struct conv *cv, struct interp *in, struct cursor *c)
-{
-	const struct cie *cie = in->cie;
-	struct state *s = &in->s;
-	struct cursor expr;
-	uint64_t reg, base;
-	int64_t off;
-	int ret = 0;
-	uint8_t op, r;
-	bool ok;
-
-	while (!ret && c->p < c->end && (!in->fde || in->loc < in->end)) {
-		op = get_u8(c);
-		cv->st->cfi_insns++;
-		switch (op & 0xc0) {
-		case DW_CFA_advance_loc:
-			ret = advance(cv, in, op & 0x3f);
-			continue;
-		case DW_CFA_offset:
-			ok = uleb_s64(c, &off);
-			if (ok)
-				set_saved(s, cie, op & 0x3f, off);
-			else
-				set_reg(s, op & 0x3f, REG_OTHER, 0);
-			continue;
-		case DW_CFA_restore:
-			restore_reg(in, op & 0x3f);
-			continue;
-		}
-		switch (op) {
-		case DW_CFA_nop:
-			break;
-		case DW_CFA_set_loc:
-			ret = advance_to(cv, in, get_encoded(c, cie->fde_enc, 0));
-			break;
-		case DW_CFA_advance_loc1:
-			ret = advance(cv, in, get_fixed(c, 1));
-			break;
-		case DW_CFA_advance_loc2:
-			ret = advance(cv, in, get_fixed(c, 2));
-			break;
-		case DW_CFA_advance_loc4:
-			ret = advance(cv, in, get_fixed(c, 4));
-			break;
-		case DW_CFA_offset_extended:
-			reg = get_uleb(c);
-			if (uleb_s64(c, &off))
-				set_saved(s, cie, reg, off);
-			else
-				set_reg(s, reg, REG_OTHER, 0);
-			break;
-		case DW_CFA_offset_extended_sf:
-			reg = get_uleb(c);
-			set_saved(s, cie, reg, get_sleb(c));
-			break;
-		case DW_CFA_GNU_negative_offset_extended:
-			reg = get_uleb(c);
-			if (uleb_s64(c, &off))
-				set_saved(s, cie, reg, -off);
-			else
-				set_reg(s, reg, REG_OTHER, 0);
-			break;
-		case DW_CFA_restore_extended:
-			restore_reg(in, get_uleb(c));
-			break;
-		case DW_CFA_undefined:
-			set_reg(s, get_uleb(c), REG_UNDEF, 0);
-			break;
-		case DW_CFA_same_value:
-			set_reg(s, get_uleb(c), REG_SAME, 0);
-			break;
-		case DW_CFA_register:
-			/* In another register: one SFrame names, or not said */
-			reg = get_uleb(c);
-			base = get_uleb(c);
-			if (base < DWARF_NR_GPR)
-				set_reg_from(s, reg, REG_IS_REG, base, 0);
-			else
-				set_reg(s, reg, REG_OTHER, 0);
-			break;
-		case DW_CFA_val_offset:
-		case DW_CFA_val_offset_sf:
-			reg = get_uleb(c);
-			get_uleb(c);
-			set_reg(s, reg, REG_OTHER, 0);
-			break;
-		case DW_CFA_expression:
-		case DW_CFA_val_expression:
-			/* Only at (or the value of) a register plus an offset */
-			reg = get_uleb(c);
-			expr = get_block(c);
-			if (breg_expr(expr, false, &r, &off))
-				set_reg_from(s, reg, op == DW_CFA_expression ? REG_AT_REG :
-						     REG_IS_REG, r, off);
-			else
-				set_reg(s, reg, REG_OTHER, 0);
-			break;
-		case DW_CFA_remember_state:
-			if (in->depth == CFI_STACK)
-				return -EINVAL;
-			in->stack[in->depth++] = *s;
-			break;
-		case DW_CFA_restore_state:
-			if (!in->depth)
-				return -EINVAL;
-			*s = in->stack[--in->depth];
-			break;
-		case DW_CFA_def_cfa:
-			reg = get_uleb(c);
-			ok = uleb_s64(c, &off);
-			set_cfa(s, reg, off, ok);
-			break;
-		case DW_CFA_def_cfa_sf:
-			reg = get_uleb(c);
-			ok = scale(get_sleb(c), cie->data_align, &off);
-			set_cfa(s, reg, off, ok);
-			break;
-		case DW_CFA_def_cfa_register:
-			set_cfa_part(s, get_uleb(c), s->cfa_off, true);
-			break;
-		case DW_CFA_def_cfa_offset:
-			ok = uleb_s64(c, &off);
-			set_cfa_part(s, s->cfa_reg, off, ok);
-			break;
-		case DW_CFA_def_cfa_offset_sf:
-			ok = scale(get_sleb(c), cie->data_align, &off);
-			set_cfa_part(s, s->cfa_reg, off, ok);
-			break;
-		case DW_CFA_def_cfa_expression:
-			/* The PLT's, or loaded from a register plus an offset */
-			expr = get_block(c);
-			if (plt_cfa(expr, s))
-				break;
-			s->cfa = CFA_OTHER;
-			if (breg_expr(expr, true, &r, &off)) {
-				s->cfa = CFA_DEREF;
-				s->cfa_reg = r;
-				s->cfa_off = off;
-			}
-			break;
-		case DW_CFA_GNU_args_size:
-			get_uleb(c);
-			break;
-		default:
-			return -EINVAL;
-		}
-	}
-	if (c->bad)
-		return -EINVAL;
-	/* The last row: up to the end of the FDE */
-	if (!ret && in->fde && in->loc < in->end)
-		ret = add_row(cv, in, in->end);
-	return ret;
-}
-
-/* The augmentation of CIE @e: the FDEs' address encoding, signal frames */
-static bool read_augmentation(const Dwarf_CIE *e, struct cie *cie)
-{
-	const char *a = e->augmentation;
-	struct cursor c = { 0 };
-
-	cie->fde_enc = DW_EH_PE_absptr;
-	cie->z = *a == 'z';
-	/* Without 'z' only an empty augmentation is understood */
-	if (!cie->z)
-		return !*a;
-	c.p = c.base = e->augmentation_data;
-	c.end = c.p + e->augmentation_data_size;
-	for (a++; *a && !c.bad; a++) {
-		switch (*a) {
-		case 'L':	/* the LSDA's encoding */
-			get_u8(&c);
-			break;
-		case 'P':	/* the personality routine: its encoding, address */
-			get_encoded(&c, get_u8(&c) & 0x0f, 0);
-			break;
-		case 'R':
-			cie->fde_enc = get_u8(&c);
-			break;
-		case 'S':
-			cie->signal = true;
-			break;
-		default:
-			c.bad = true;
-		}
-	}
-	return !c.bad;
-}
-
-/* A CIE: its augmentation and the rules its initial instructions set */
-static int add_cie(struct conv *cv, uint64_t offset, const Dwarf_CIE *e)
-{
-	struct cie *cies = grow(cv->cies, cv->ncies, &cv->cies_cap, sizeof(*cies));
-	struct cursor c = { e->initial_instructions, e->initial_instructions_end,
-			    e->initial_instructions, 0, false };
-	struct interp in = { .init = &abi_state, .s = abi_state };
-	struct cie *cie;
-
-	if (!cies)
-		return -ENOMEM;
-	cv->cies = cies;
-	cie = &cies[cv->ncies++];
-	memset(cie, 0, sizeof(*cie));
-	cie->offset = offset;
-	cie->code_align = e->code_alignment_factor;
-	cie->data_align = e->data_alignment_factor;
-	cie->ra_col = e->return_address_register;
-	cie->fde_aug_size = e->fde_augmentation_data_size;
-	in.cie = cie;
-	cie->bad = !read_augmentation(e, cie) || run_cfi(cv, &in, &c);
-	cie->init = in.s;
-	return 0;
-}
-
-/* The CIE at @offset, or NULL */
-static const struct cie *find_cie(const struct conv *cv, uint64_t offset)
-{
-	size_t lo = 0, hi = cv->ncies;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cv->cies[mid].offset == offset)
-			return &cv->cies[mid];
-		if (cv->cies[mid].offset < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* An FDE: its code range and where its instructions are */
-static int add_fde(struct conv *cv, const Dwarf_FDE *e, const Elf_Data *d, uint64_t vaddr)
-{
-	const struct cie *cie = find_cie(cv, e->CIE_pointer);
-	struct cursor c = { e->start, e->end, d->d_buf, vaddr, false };
-	uint64_t start, range;
+	const uint8_t *p = d->d_buf;
+	uint64_t off, next;
+	uint32_t len, id;
 	struct fde *f;
 
-	if (!cie || cie->bad) {
-		cv->st->unreadable++;
-		return 0;
-	}
-	start = get_encoded(&c, cie->fde_enc, 0);
-	range = get_encoded(&c, cie->fde_enc & 0x0f, 0);
-	if (cie->z)
-		get_block(&c);
-	else if (cie->fde_aug_size <= (size_t)(c.end - c.p))
-		c.p += cie->fde_aug_size;
-	else
-		c.bad = true;
-	if (c.bad || start + range < start) {
-		cv->st->unreadable++;
-		return 0;
-	}
-	f = grow(cv->fdes, cv->nfdes, &cv->fdes_cap, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	cv->fdes = f;
-	f[cv->nfdes++] = (struct fde){ start, start + range, c.p, c.end, cie - cv->cies };
-	return 0;
-}
-
-int sfconv_read_cfi(struct conv *cv, Elf *elf, Elf_Data *d, uint64_t vaddr)
-{
-	const unsigned char *ident = (const unsigned char *)elf_getident(elf, NULL);
-	Dwarf_Off off = 0, next;
-	Dwarf_CFI_Entry e;
-	int ret;
-
-	if (!ident)
-		return -EINVAL;
-	while (off < d->d_size) {
-		ret = dwarf_next_cfi(ident, d, true, off, &next, &e);
-		if (ret > 0)
+	cv->data = d;
+	cv->hdr = (struct eh_frame_hdr){ .lo = vaddr, .hi = vaddr + d->d_size };
+	cv->mem = (struct eh_frame_mem){ .read = cfi_mem_read, .ctx = cv };
+	for (off = 0; off + 4 <= d->d_size; off = next) {
+		memcpy(&len, p + off, 4);
+		/* A zero length ends the section; 64-bit lengths are not taken */
+		if (!len)
 			break;
-		if (ret < 0 || next <= off) {
+		next = off + 4 + (uint64_t)len;
+		if (len < 4 || len == UINT32_MAX || next > d->d_size) {
 			cv->st->unreadable++;
 			break;
 		}
-		if (dwarf_cfi_cie_p(&e))
-			ret = add_cie(cv, off, &e.cie);
-		else
-			ret = add_fde(cv, &e.fde, d, vaddr);
-		if (ret)
-			return ret;
-		off = next;
+		memcpy(&id, p + off + 4, 4);
+		if (!id)
+			continue;	/* a CIE: read with its FDEs */
+		f = grow(cv->fdes, cv->nfdes, &cv->fdes_cap, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		cv->fdes = f;
+		f += cv->nfdes;
+		f->addr = vaddr + off;
+		if (eh_frame_decode_fde(&cv->hdr, f->addr, &f->ehf, &cfi_lim, &cv->mem) ||
+		    !cie_runs(cv, &f->ehf)) {
+			cv->st->unreadable++;
+			continue;
+		}
+		f->start = f->ehf.pc_start;
+		f->end = f->ehf.pc_end;
+		cv->nfdes++;
 	}
 	return 0;
 }
@@ -923,19 +460,16 @@ int sfconv_cmp_fde(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return x->insns < y->insns ? -1 : x->insns > y->insns;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int sfconv_fde_rows(struct conv *cv, const struct fde *f, const Elf_Data *d,
-		    uint64_t vaddr)
+int sfconv_fde_rows(struct conv *cv, const struct fde *f)
 {
-	const struct cie *cie = &cv->cies[f->cie];
-	struct interp in = {
-		.cie = cie, .init = &cie->init, .s = cie->init, .fde = true,
-		.loc = f->start, .end = f->end,
-	};
-	struct cursor c = { f->insns, f->insns_end, d->d_buf, vaddr, false };
+	struct rows_run rr = { .cv = cv, .f = f };
+	int ret;
 
 	cv->nrows = 0;
-	return run_cfi(cv, &in, &c);
+	ret = eh_frame_run(&f->ehf, 0, add_row, &rr, NULL, &cfi_lim, &cv->mem);
+	cv->st->cfi_insns += rr.insns;
+	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
 }

@@ -7,6 +7,7 @@
 #ifndef CFI_READ_H
 #define CFI_READ_H
 
+#include <linux/eh_frame_reader.h>
 #include "sfconv.h"
 
 /* DWARF register numbers on x86-64 */
@@ -58,8 +59,8 @@ struct row {
 };
 
 /*
- * The rules the CFI interpreter (cfi_read.c) keeps. Of all the registers only
- * three matter to SFrame: the CFA's rule, the return address's and FP's.
+ * The rules of a row of the .eh_frame reader (eh_frame_reader.c) as SFrame
+ * sees them: the CFA's rule, the return address's, FP's and SP's.
  */
 enum reg_how {
 	REG_UNSPEC,		/* no rule given */
@@ -96,33 +97,21 @@ struct state {
 	struct reg_rule sp;	/* SFrame's is the CFA (sp_is_cfa()) */
 };
 
-/* A CIE: what its FDEs need to be read, and its initial rules */
-struct cie {
-	uint64_t offset;
-	uint64_t code_align;
-	int64_t data_align;
-	uint64_t ra_col;
-	size_t fde_aug_size;	/* without 'z' */
-	uint8_t fde_enc;	/* DW_EH_PE_* of the FDEs' addresses */
-	bool z;
-	bool signal;
-	bool bad;		/* not understood: its FDEs are unreadable */
-	struct state init;
-};
-
-/* An FDE: its code and its instructions */
+/* An FDE: its code, where it is, what the .eh_frame reader decoded */
 struct fde {
 	uint64_t start;
 	uint64_t end;
-	const uint8_t *insns;
-	const uint8_t *insns_end;
-	size_t cie;		/* in conv.cies */
+	uint64_t addr;		/* of its length field */
+	struct eh_frame_fde ehf;
 };
 
 /* What a conversion has read and made so far */
 struct conv {
-	struct cie *cies;		/* sorted by offset */
-	size_t ncies, cies_cap;
+	struct eh_frame_hdr hdr;	/* bounds: .eh_frame */
+	struct eh_frame_mem mem;	/* reads .eh_frame */
+	const Elf_Data *data;
+	unsigned long cie_prog;		/* the last CIE run, */
+	bool cie_ok;			/* and whether it ran */
 	struct fde *fdes;
 	size_t nfdes, fdes_cap;
 	struct row *rows;		/* of the FDE being converted */
@@ -134,10 +123,10 @@ struct conv {
 int sfconv_find_eh_frame(Elf *elf, Elf_Data **data, uint64_t *vaddr);
 
 /*
- * Read every CIE and FDE of .eh_frame @d (at @vaddr) into @cv, in the order
- * of the section; an entry libdw cannot read ends it.
+ * Read every FDE of .eh_frame @d (at @vaddr) into @cv, in the order of the
+ * section (the .eh_frame reader decodes them); a malformed length ends it.
  */
-int sfconv_read_cfi(struct conv *cv, Elf *elf, Elf_Data *d, uint64_t vaddr);
+int sfconv_read_cfi(struct conv *cv, Elf_Data *d, uint64_t vaddr);
 
 /* qsort() order of FDEs: by start address, then in the order of the section */
 int sfconv_cmp_fde(const void *a, const void *b);
@@ -146,7 +135,6 @@ int sfconv_cmp_fde(const void *a, const void *b);
  * The rows of FDE @f, into cv->rows: 0, -EINVAL if the FDE cannot be used
  * at all, or -ENOMEM
  */
-int sfconv_fde_rows(struct conv *cv, const struct fde *f, const Elf_Data *d,
-		    uint64_t vaddr);
+int sfconv_fde_rows(struct conv *cv, const struct fde *f);
 
 #endif /* CFI_READ_H */

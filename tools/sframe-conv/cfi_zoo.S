@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CFI for the converter's tests (make sframe-conv-test): functions whose
- * .eh_frame uses every CFI instruction the converter's interpreter knows
+ * .eh_frame uses every CFI instruction the .eh_frame reader takes
  * (the assembler's directives, the others written with .cfi_escape) and
  * some it must refuse, and the rules only SFrame V3's flexible and signal
  * FDEs say, for test_sfconv to check against libdwfl at every address.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Convert the DWARF CFI of an x86-64 ELF object into an SFrame section,
- * version 3 (the default) or 2: the CFI reader (cfi_read.c) reads every
- * CIE and FDE and runs each FDE's CFI program into rows, the SFrame writer
- * (sframe_write.c) turns the rows that fit into FDEs and FREs.
+ * version 3 (the default) or 2: the CFI reader (cfi_read.c, with the
+ * kernel's .eh_frame reader) decodes every FDE and runs its CFI program
+ * into rows, the SFrame writer (sframe_write.c) turns the rows that fit
+ * into FDEs and FREs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 	ret = sfconv_find_eh_frame(elf, &d, &vaddr);
 	if (ret)
 		return ret;
-	ret = sfconv_read_cfi(&cv, elf, d, vaddr);
+	ret = sfconv_read_cfi(&cv, d, vaddr);
 	if (ret)
 		goto out;
 
@@ -67,7 +68,7 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 		int why;
 
 		st->fdes++;
-		ret = f->end > limit ? -ERANGE : sfconv_fde_rows(&cv, f, d, vaddr);
+		ret = f->end > limit ? -ERANGE : sfconv_fde_rows(&cv, f);
 		if (ret == -ENOMEM)
 			goto out;
 		if (ret) {
@@ -77,7 +78,7 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 				row_fn(row_ctx, f->start, f->start + 1, why);
 			/* V3: a signal trampoline's FDE all the same, without FREs */
 			ret = 0;
-			if (why == SFCONV_ERROR && o.v3 && cv.cies[f->cie].signal)
+			if (why == SFCONV_ERROR && o.v3 && f->ehf.signal)
 				ret = sfconv_emit_fde(&o, NULL, 0, f->start, f->end, true);
 			if (ret)
 				goto out;
@@ -90,7 +91,6 @@ int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,
 	ret = sfconv_assemble(&o, text_vaddr, opts, sframe, size);
 	st->size = *size;
 out:
-	free(cv.cies);
 	free(cv.fdes);
 	free(cv.rows);
 	free(o.fdes.data);

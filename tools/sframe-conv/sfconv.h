@@ -6,8 +6,8 @@
  * kernel (PR_REGISTER_SFRAME) by sfload.c with what sfcache.h and sfelf.h
  * declare (which libsframe-audit.so uses without libc and libdw).
  *
- * The CIEs and FDEs are read with elfutils' libdw (dwarf_next_cfi()), and
- * each FDE's CFI program is run once by the converter's own interpreter.
+ * The CIEs and FDEs are decoded, and each FDE's CFI program run once, by
+ * the kernel's .eh_frame reader (tools/eh-frame/kernel/unwind/).
  */
 #ifndef SFCONV_H
 #define SFCONV_H
@@ -50,7 +50,7 @@ extern const char *const sfconv_why_name[SFCONV_NR_WHY];
  * @rows_v3: rows v2 cannot express, converted in V3 (flexible or signal
  *	FDEs), by reason (enum sfconv_why)
  * @outermost: rows converted with an undefined return address
- * @cfi_insns: CFI instructions run (of the CIEs once, of each FDE once)
+ * @cfi_insns: CFI instructions run (each FDE's once, with its CIE's)
  * @sframe_fdes: SFrame FDEs written
  * @sframe_fres: SFrame FREs written
  * @flex_fdes: of the SFrame FDEs, flexible ones (V3)

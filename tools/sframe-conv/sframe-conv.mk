@@ -21,9 +21,15 @@ SFCONV_OUT := $(BUILD)/sframe-conv
 # Without libc: the cache key of an object, cache files read and mapped (also in
 # libsframe-audit.so)
 SFCONV_RT := $(addprefix $(SFCONV_SRC)/,sfelf.c sfelf.h sfcache.c sfcache.h sfsys.h)
-# The converter: CFI reader, SFrame writer and what joins them
+# The converter: CFI reader (on the kernel's .eh_frame reader: kernel/unwind/
+# eh_frame_reader.c of the kernel tree, SFCONV_EHF_TREE, one source for both), SFrame
+# writer and what joins them; SFCONV_INC finds the copy of <linux/eh_frame_reader.h>
+SFCONV_EHF_TREE ?= $(TREE)
+SFCONV_EHF_H := $(SFCONV_OUT)/ehf/include/linux/eh_frame_reader.h
 SFCONV_CORE := $(addprefix $(SFCONV_SRC)/,sfconv.c sfconv.h cfi_read.c cfi_read.h \
-	sframe_write.c sframe_write.h) $(SFCONV_RT)
+	sframe_write.c sframe_write.h) $(SFCONV_RT) \
+	$(SFCONV_EHF_TREE)/kernel/unwind/eh_frame_reader.c $(SFCONV_EHF_H)
+SFCONV_INC := -I$(SFCONV_OUT)/ehf/include
 SFCONV_BINS := $(SFCONV_OUT)/sframe-conv $(SFCONV_OUT)/libsframe-audit.so
 # The SFrame version written by default, which the cache holds and the helper
 # registers: 3, or 2 for a kernel that reads v2 only (changing it: rebuild with make -B)
@@ -58,7 +64,8 @@ sframe-conv: $(SFCONV_BINS)
 $(SFCONV_OUT)/sframe-conv: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/main.c \
 		$(SFCONV_SRC)/attach.c $(SFCONV_SRC)/cmd.h $(SFCONV_OUT)/usage.h
 	@mkdir -p $(@D)
-	gcc $(TOOL_CFLAGS) $(SFCONV_DEFS) -I$(SFCONV_OUT) $(filter %.c,$^) -o $@ -ldw -lelf
+	gcc $(TOOL_CFLAGS) $(SFCONV_DEFS) $(SFCONV_INC) -I$(SFCONV_OUT) $(filter %.c,$^) -o $@ \
+		-ldw -lelf
 
 # --help: the manual page's SYNOPSIS, COMMANDS and OPTIONS as plain text (groff), not
 # justified nor hyphenated
@@ -75,6 +82,9 @@ $(SFCONV_OUT)/libsframe-audit.so: $(SFCONV_RT) $(SFCONV_SRC)/audit.c
 	gcc $(SFCONV_AUDIT_CFLAGS) $(filter %.c,$^) -o $@ $(SFCONV_LDSO)
 
 # Copied whenever the tree changes (another tree's header may be older)
+$(SFCONV_EHF_H): $(SFCONV_EHF_TREE)/include/linux/eh_frame_reader.h
+	mkdir -p $(@D) && cp $< $@
+
 $(SFCONV_HDR): $(SFCONV_READER_H) sfconv-force
 	@mkdir -p $(@D)
 	cmp -s $< $@ || cp $< $@
@@ -82,7 +92,7 @@ $(SFCONV_HDR): $(SFCONV_READER_H) sfconv-force
 $(SFCONV_OUT)/test_sfconv: $(SFCONV_CORE) $(SFCONV_SRC)/test_sfconv.c $(SFCONV_READER) \
 		$(SFCONV_HDR)
 	@mkdir -p $(@D)
-	gcc -O1 -g $(WARN_CFLAGS) $(SFRAME_SAN) $(SFCONV_DEFS) -I$(SFCONV_OUT)/include \
+	gcc -O1 -g $(WARN_CFLAGS) $(SFRAME_SAN) $(SFCONV_DEFS) -I$(SFCONV_OUT)/include $(SFCONV_INC) \
 		$(filter %.c,$^) -o $@ -ldw -lelf
 
 SFCONV_ZOO := $(addprefix $(SFCONV_OUT)/,libcfizoo.so libcfizoo-nohdr.so libcfizoo-nosh.so)
@@ -135,7 +145,7 @@ sframe-conv-bench: $(SFCONV_BINS) $(SFCONV_OUT)/startbench
 
 $(SFCONV_OUT)/regbench: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/regbench.c
 	@mkdir -p $(@D)
-	gcc $(TOOL_CFLAGS) $(filter %.c,$^) -o $@ -ldw -lelf
+	gcc $(TOOL_CFLAGS) $(SFCONV_INC) $(filter %.c,$^) -o $@ -ldw -lelf
 
 # What registering the converted sections of SFCONV_TEST_OBJS costs a new process (the
 # kernel's check of the whole section), on the default kernel in the VM under -icount
