@@ -40,7 +40,7 @@ export BENCH_WORKLOADS BENCH_MODES
 
 .PHONY: help deps demo-deps tree export kernel kernel-debug perf tests check test shell demo \
 	bench clean \
-	fuzz series-check churn bench-testcost bench-compare deb system-test
+	fuzz series-check churn base-diff bench-testcost bench-compare deb system-test
 
 help:
 	@echo 'make check    build everything, run the guest tests on $$(FLAVOURS) ($(FLAVOURS))'
@@ -66,6 +66,8 @@ help:
 	@echo 'make series-check   build every commit of the series (default kernel; perf'
 	@echo '              where it changes) and checkpatch --strict it; SERIES=range'
 	@echo 'make churn    lines added and rewritten per series of patches/ (docs/design.md)'
+	@echo 'make base-diff   what differs between the 6.12 and 7.3 kernels: the unwinder'"'"'s'
+	@echo '              files, and the patches whose changes differ (docs/design.md)'
 	@echo 'make kernel | kernel-debug | perf | tests    build one part'
 	@echo 'make clean    remove what was built or run (keeps build/linux, build/npm)'
 	@echo 'make sframe-unit   user-space unit tests of the SFrame reader'
@@ -113,6 +115,10 @@ series-check: tree
 
 churn: tree
 	@scripts/churn.sh
+
+# The two bases' kernels compared (both trees are needed: make tree; make tree BASE=7.3)
+base-diff:
+	@scripts/base-diff.sh
 
 kernel: tree
 	@scripts/build-kernel.sh default
