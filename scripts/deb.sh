@@ -5,8 +5,7 @@
 #       interface; what a Debian system booted by systemd from a virtio disk needs)
 #   perf-defer     the series' perf as /usr/bin/perf-defer (Debian's linux-perf keeps
 #                  /usr/bin/perf; both can be installed)
-#   sframe-tools   sframe-conv, the LD_AUDIT helper, the sframe-attach service and
-#                  timer, the APT hook, a manual page
+#   sframe-tools   sframe-conv, the LD_AUDIT helper, a manual page
 # Usage: deb.sh [BUILD [PART...]]   BUILD: the packages' build number (default 1): the
 # version is KERNELVERSION-BUILD, so a higher BUILD is a newer build of the same sources
 # (make system-test installs build 2 over build 1). PARTs: kernel, perf, tools (default
@@ -110,22 +109,22 @@ strip --remove-section=.comment --remove-section=.note "$d/$lib/sframe-conv"
 strip --remove-section=.comment --remove-section=.note --strip-unneeded "$d/$lib/libsframe-audit.so"
 mkdir -p "$d/usr/bin" "$d/usr/share/man/man1"
 ln -s "../lib/sframe-tools/sframe-conv" "$d/usr/bin/sframe-conv"
-sys=$top/tools/sframe-conv/system
-install -D -m 644 "$sys/sframe-attach.service" "$d/lib/systemd/system/sframe-attach.service"
-install -D -m 644 "$sys/sframe-attach.timer" "$d/lib/systemd/system/sframe-attach.timer"
-install -D -m 644 "$sys/90sframe-attach" "$d/etc/apt/apt.conf.d/90sframe-attach"
-echo /etc/apt/apt.conf.d/90sframe-attach > "$d/DEBIAN/conffiles"
-for s in postinst prerm postrm; do install -m 755 "$top/tools/deb/sframe-tools.$s" "$d/DEBIAN/$s"; done
+# Its maintainer scripts only clean up after builds that had the sframe-attach units and
+# APT hook (retired), those before this version
+for s in preinst postinst postrm; do
+	sed "s/@VERSION@/$version/g" "$top/tools/deb/sframe-tools.$s" > "$d/DEBIAN/$s"
+	chmod 755 "$d/DEBIAN/$s"
+done
 # Its manual page is the one its --help is made from
 gzip -9n < "$top/tools/sframe-conv/sframe-conv.1" > "$d/usr/share/man/man1/sframe-conv.1.gz"
+# (init-system-helpers: the postinst's deb-systemd-helper)
 EXTRA_DEPENDS="init-system-helpers (>= 1.54~)" control sframe-tools utils \
 	"SFrame sections for complete user stacks" \
 	"sframe-conv converts the .eh_frame of ELF files into SFrame sections and" \
-	"attaches them to the files (kernel with the deferred-unwind series): every" \
-	"process that maps them, running ones included, then has complete stacks in" \
-	"perf record --call-graph fp,defer. A service attaches the system's libraries" \
-	"and running programs at boot, a timer every 15 minutes, and an APT hook" \
-	"whatever a package installation changes."
+	"caches them; the LD_AUDIT helper libsframe-audit.so registers them for the" \
+	"objects a program loads (PR_REGISTER_SFRAME, kernel with the deferred-unwind" \
+	"series), for perf record --call-graph fp,defer. A kernel that unwinds with" \
+	"the .eh_frame of code itself needs neither for code that has one."
 fi
 rm -rf "$out/stage"
 

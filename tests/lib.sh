@@ -372,51 +372,6 @@ kselftest() {
 	echo "all $cases cases passed"
 }
 
-# sfattach_start COPY [MODE]: run COPY (a copy of sfattach, in MODE if given) in the
-# background, wait for the chain it prints; sets pid and spec (its exact_chains SPECs)
-# and adds pid to sfattach_pids (for the test's trap to kill)
-sfattach_start() {
-	out=$1${2:+-$2}.out
-	"$1" "$(per_flavour 20000 2000)" ${2:+"$2"} > "$out" 2>&1 &
-	pid=$!
-	sfattach_pids="${sfattach_pids:-} $pid"
-	i=0
-	while ! grep -q '^expect: ' "$out"; do
-		i=$((i + 1))
-		[ $i -le 300 ] || fail "$1 printed no chain: $(cat "$out")"
-		sleep 0.1
-	done
-	spec=$(sed -n 's/^expect: //p' "$out")
-}
-
-# defer_record NAME ARG...: perf record -e cpu-clock --call-graph fp,defer ARG... into
-# NAME.data, and its samples (perf script -F comm,tid,ip,sym) in NAME.txt
-defer_record() {
-	name=$1
-	shift
-	"$PERF" record -q -e cpu-clock --call-graph fp,defer -o $name.data "$@" > $name.out 2> $name.err ||
-		fail "perf record ($name) failed: $(tail -n 1 $name.err)"
-	script_frames $name.data $name.txt
-}
-
-# sfattach_record NAME PID SPEC...: 1 s of the running process PID recorded with
-# --call-graph fp,defer (NAME.data, NAME.txt); its chains against SPEC (exact_chains)
-sfattach_record() {
-	name=$1 p=$2
-	shift 2
-	defer_record $name -F $(per_flavour 2000 500) -p $p -- sleep 1
-	exact_chains $name.txt "$(ps -o comm= -p $p)" 1 "$@" 2> $name.bad
-	head -n 3 $name.bad >&2
-}
-
-# not_found REPORT: at least 20 samples checked and fewer than half complete (a chain
-# that SFrame must complete was not found)
-not_found() {
-	[ "$(field checked "$1")" -ge 20 ] || fail "too few samples to check: $1"
-	[ $(($(field complete "$1") * 2)) -lt "$(field checked "$1")" ] ||
-		fail "the chain was found: $1"
-}
-
 # outermost_report FILE PID|COMM...: for each PID (a thread), or each COMM (all its
 # threads), its samples in `perf script -F comm,tid,ip,sym` output FILE with user frames,
 # and how many of those reach an outermost frame (pass through _start, __libc_start_*,
@@ -450,11 +405,4 @@ outermost_report() {
 				p[i] ~ /^[0-9]+$/ ? comm[p[i]] : p[i], samples[p[i]], complete[p[i]]
 	}
 	'"$FRAMES_AWK"
-}
-
-# sframe_detach_all: detach every section attached to a file (a test that was killed
-# may have left some: its trap does not run on a signal)
-sframe_detach_all() {
-	"$TOP/build/sframe-conv/sframe-conv" detach --all > /dev/null 2>&1
-	! grep -q . /proc/sframe_files 2> /dev/null || fail "attachments left: $(cat /proc/sframe_files)"
 }

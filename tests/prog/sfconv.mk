@@ -7,15 +7,12 @@
 #   sfseccomp       installs a seccomp filter, then dlopens libsfcleaf.so
 #   sfmiss          a SIGCHLD handler and a child of its own, dlopens a library from a
 #                   thread: the helper's converter must stay invisible (host test)
-#   sfattach        -fomit-frame-pointer, no SFrame: calls libc's syscall() until killed
-#                   (sections attached to its file and libc's while it runs)
 # Debian's libc has neither frame pointers nor SFrame: only converted sections
 # (tools/sframe-conv, libsframe-audit.so) complete these chains.
 
 SFC_SRC := $(TOP)/tests/prog/sfconv
 SFC_OUT := $(BUILD)/tests/sfconv
-SFC_FILES := sfcall libsfcmid.so libsfcleaf.so sfclock sfreg libsfrlib.so sfseccomp sfmiss \
-	sfattach
+SFC_FILES := sfcall libsfcmid.so libsfcleaf.so sfclock sfreg libsfrlib.so sfseccomp sfmiss
 
 TEST_EXTRA += $(addprefix $(SFC_OUT)/,$(SFC_FILES))
 
@@ -31,10 +28,6 @@ $(SFC_OUT)/sfcall: $(SFC_SRC)/sfcall.c $(SFC_OUT)/libsfcmid.so
 	gcc $(NOFP_CFLAGS) $(GSFRAME) $< -o $@ -L$(SFC_OUT) -lsfcmid -Wl,-rpath,'$$ORIGIN' -ldl
 
 $(SFC_OUT)/sfclock: $(SFC_SRC)/sfclock.c $(TOP)/tests/prog/util.h
-	@mkdir -p $(@D)
-	gcc $(NOFP_CFLAGS) $< -o $@
-
-$(SFC_OUT)/sfattach: $(SFC_SRC)/sfattach.c
 	@mkdir -p $(@D)
 	gcc $(NOFP_CFLAGS) $< -o $@
 

@@ -1,24 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sframe-conv: convert the .eh_frame of x86-64 ELF objects into SFrame,
- * cache it for libsframe-audit.so, attach it to files. Its usage is its
- * manual page, sframe-conv.1: --help prints the page's SYNOPSIS, COMMANDS
- * and OPTIONS (usage.h, made from it by sframe-conv.mk and man2usage.awk).
- * One function per command (cmds[]); attach, detach and system are in
- * attach.c.
+ * sframe-conv: convert the .eh_frame of x86-64 ELF objects into SFrame and
+ * cache it for libsframe-audit.so. Its usage is its manual page,
+ * sframe-conv.1: --help prints the page's SYNOPSIS, COMMANDS and OPTIONS
+ * (usage.h, made from it by sframe-conv.mk and man2usage.awk). One function
+ * per command (cmds[]).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
-#include "cmd.h"
+#include "sfconv.h"
 #include "usage.h"
+
+/**
+ * struct cmd_args - a command's options and operands
+ * @version: -2, -3 (convert)
+ * @out: -o OUT (convert)
+ * @scn: -S NAME (convert)
+ * @dir: -d DIR, else the default cache directory (cache)
+ * @files: the operands
+ * @nfiles: how many
+ */
+struct cmd_args {
+	int version;
+	const char *out;
+	const char *scn;
+	const char *dir;
+	char **files;
+	int nfiles;
+};
+
+/* Print the synopsis of command @cmd (NULL: all) on stderr and exit 2 */
+static void __attribute__((noreturn)) usage(const char *cmd);
 
 static void print_stats(const char *file, int version, const struct sfconv_stats *st)
 {
@@ -49,7 +70,8 @@ static int write_file(const char *path, const void *data, size_t size)
 	return 0;
 }
 
-Elf *open_elf(const char *file, int *fd)
+/* Open @file as an ELF object; NULL (with a message) if it cannot be read */
+static Elf *open_elf(const char *file, int *fd)
 {
 	Elf *elf;
 
@@ -225,7 +247,6 @@ static int cmd_cache(struct cmd_args *a)
  * @run: its function
  * @opts: the short options it takes (getopt())
  * @min_files: the operands it needs at least
- * @all: takes --all
  *
  * What each one does and takes is told by the manual page (usage()).
  */
@@ -234,21 +255,16 @@ struct cmd {
 	int (*run)(struct cmd_args *a);
 	const char *opts;
 	int min_files;
-	bool all;
 };
 
 static const struct cmd cmds[] = {
-	{ "convert", cmd_convert, "23o:S:", 1, false },
-	{ "cache", cmd_cache, "Td:", 1, false },
-	/* Sections attached to files (attach.c) */
-	{ "attach", cmd_attach, "d:", 1, false },
-	{ "detach", cmd_detach, "", 0, true },
-	{ "system", cmd_system, "d:", 0, false },
-	{ "audit-fill", cmd_audit_fill, "", 2, false },
+	{ "convert", cmd_convert, "23o:S:", 1 },
+	{ "cache", cmd_cache, "Td:", 1 },
+	{ "audit-fill", cmd_audit_fill, "", 2 },
 };
 
 /* The lines of the synopsis (usage.h) of @cmd (NULL: all) */
-void usage(const char *cmd)
+static void usage(const char *cmd)
 {
 	const char *p = sfconv_synopsis, *end;
 	size_t n = cmd ? strlen(cmd) : 0;
@@ -275,7 +291,6 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "all", no_argument, NULL, 'A' },
 		{ }
 	};
 	struct cmd_args a = { .version = SFCONV_VERSION_DEFAULT };
@@ -319,12 +334,6 @@ int main(int argc, char **argv)
 		case 'T':
 			sfconv_cache_no_tmpfile = 1;
 			break;
-		case 'A':
-			if (cmd->all) {
-				a.all = true;
-				break;
-			}
-			/* fall through */
 		default:
 			usage(cmd->name);
 		}

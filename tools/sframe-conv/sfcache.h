@@ -70,17 +70,10 @@ struct prctl_sframe {
 	uint64_t text_start;
 	uint64_t text_size;
 	uint64_t flags;
-	uint64_t fd;
 };
 #endif
 #ifndef PR_SFRAME_TEXT_RELATIVE
 #define PR_SFRAME_TEXT_RELATIVE	(1ULL << 0)
-#endif
-#ifndef PR_SFRAME_FILE
-#define PR_SFRAME_FILE		(1ULL << 1)
-#endif
-#ifndef PR_UNREGISTER_SFRAME
-#define PR_UNREGISTER_SFRAME	0x53465255	/* "SFRU" */
 #endif
 
 /**

@@ -4,7 +4,7 @@
  * the cache (one file per build ID) for sframe-conv cache and for the
  * converter libsframe-audit.so runs on a cache miss (sframe-conv audit-fill,
  * sfconv_fill()); found in the cache, or converted, and mapped by
- * sfconv_load() (sframe-conv cache, attach, tests). The cache key is sfelf.c's, and
+ * sfconv_load() (sframe-conv cache, tests). The cache key is sfelf.c's, and
  * reading and mapping cache files sfcache.c's, both shared with
  * libsframe-audit.so.
  *

@@ -2,10 +2,10 @@
 # The .eh_frame -> SFrame converter and its LD_AUDIT helper (tools/sframe-conv/),
 # included by the top-level Makefile after tests/sframe/sframe.mk (whose copy of the
 # kernel's SFrame reader the tests use). Output in $(BUILD)/sframe-conv/:
-#   sframe-conv           convert objects, print what converts, fill the cache, attach
-#                         sections to files; the converter libsframe-audit.so runs on a
-#                         cache miss (audit-fill). Its usage: sframe-conv.1, whose
-#                         SYNOPSIS, COMMANDS and OPTIONS --help prints (usage.h)
+#   sframe-conv           convert objects, print what converts, fill the cache; the
+#                         converter libsframe-audit.so runs on a cache miss
+#                         (audit-fill). Its usage: sframe-conv.1, whose SYNOPSIS,
+#                         COMMANDS and OPTIONS --help prints (usage.h)
 #   libsframe-audit.so    LD_AUDIT module registering converted sections at run time:
 #                         linked with nothing (no libc; ld.so for __libc_stack_end)
 #   test_sfconv           the converter's tests (make sframe-conv-test; host test)
@@ -62,7 +62,7 @@ TEST_EXTRA += $(SFCONV_BINS)
 sframe-conv: $(SFCONV_BINS)
 
 $(SFCONV_OUT)/sframe-conv: $(SFCONV_CORE) $(SFCONV_SRC)/sfload.c $(SFCONV_SRC)/main.c \
-		$(SFCONV_SRC)/attach.c $(SFCONV_SRC)/cmd.h $(SFCONV_OUT)/usage.h
+		$(SFCONV_OUT)/usage.h
 	@mkdir -p $(@D)
 	gcc $(TOOL_CFLAGS) $(SFCONV_DEFS) $(SFCONV_INC) -I$(SFCONV_OUT) $(filter %.c,$^) -o $@ \
 		-ldw -lelf
