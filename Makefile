@@ -60,7 +60,7 @@ help:
 	@echo '              (build/deb/, lintian-checked)'
 	@echo 'make system-test   Debian 12 (mmdebstrap, cached) with the packages installed,'
 	@echo '              booted from a virtio disk with systemd: nginx and Redis profiled'
-	@echo '              (-g, fp,defer, attached), upgrade, removal (build/system-test/)'
+	@echo '              (-g, fp,defer), upgrade, removal (build/system-test/)'
 	@echo 'make tree     prepare build/linux (base + patches/series); RESET=1 re-applies'
 	@echo 'make export   write build/linux commits base..HEAD back to patches/'
 	@echo 'make series-check   build every commit of the series (default kernel; perf'

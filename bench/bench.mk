@@ -9,8 +9,6 @@
 #   NAME-sfv3     no frame pointers, no gas SFrame: the .sframe (PT_GNU_SFRAME) is what
 #   NAME-sfv2     tools/sframe-conv makes of the .eh_frame, SFrame V3 or v2 (for the
 #                 workloads in BENCH_CONV)
-#   NAME-sfva     no frame pointers, no SFrame: the "sfva" mode attaches the V3 section
-#                 sframe-conv makes to the file (PR_SFRAME_FILE; BENCH_CONV workloads)
 
 BENCH_SRC := $(TOP)/bench
 BENCH_BIN := $(BUILD)/bench/bin
@@ -26,8 +24,7 @@ BENCH_CONV_CFLAGS := -O2 -fomit-frame-pointer $(BENCH_WARN)
 
 BENCH_BINS := $(addprefix $(BENCH_BIN)/,$(BENCH_NAMES) $(addsuffix -32,$(BENCH_32)) \
 	$(addsuffix -sframe,$(BENCH_NAMES)) manyfre \
-	$(addsuffix -sfv3,$(BENCH_CONV)) $(addsuffix -sfv2,$(BENCH_CONV)) \
-	$(addsuffix -sfva,$(BENCH_CONV)))
+	$(addsuffix -sfv3,$(BENCH_CONV)) $(addsuffix -sfv2,$(BENCH_CONV)))
 
 # NAME-sfvVERSION, the converter run with OPTIONS: linked twice with a placeholder
 # section (sframe-ph.S, sframe-ph.ld) that becomes the output's .sframe: 8 bytes, then
@@ -57,12 +54,6 @@ $(eval $(call bench_conv,2,-2))
 $(BENCH_BIN)/testcost: $(BENCH_SRC)/testcost.c $(BENCH_DEPS)
 	@mkdir -p $(@D)
 	gcc $(BENCH_SF_CFLAGS) -static -o $@ $<
-
-# NAME-sfva: no frame pointers, no SFrame in the file: the "sfva" mode attaches the
-# section sframe-conv makes to the file (PR_SFRAME_FILE) before it records
-$(BENCH_BIN)/%-sfva: $(BENCH_SRC)/%.c $(BENCH_DEPS)
-	@mkdir -p $(@D)
-	gcc $(BENCH_CONV_CFLAGS) -o $@ $< -pthread
 
 $(BENCH_BIN)/manyfre: $(BENCH_SRC)/manyfre.c $(BENCH_SRC)/manyfre.S $(BENCH_DEPS)
 	@mkdir -p $(@D)

@@ -132,13 +132,12 @@ BEGIN {
 		"unwinds_per_sample complete_pct deepest added_us_per_sample in_task_us_per_sample " \
 		"data_bytes unwinds entries records in_task_ns_per_sample avg_user_frames record_ms " \
 		"record_cpu_ms added_ms in_task_ns_per_frame note", C, " ")
-	nu = split("fp defer sframe sfv3 sfv2 sfva", um, " ")
+	nu = split("fp defer sframe sfv3 sfv2", um, " ")
 	uname["fp"] = "immediate frame pointers (-g)"
 	uname["defer"] = "deferred frame pointers (fp,defer)"
 	uname["sframe"] = "SFrame (fp,defer)"
 	uname["sfv3"] = "SFrame V3 of sframe-conv (fp,defer)"
 	uname["sfv2"] = "SFrame v2 of sframe-conv (fp,defer)"
-	uname["sfva"] = "SFrame V3 of sframe-conv attached to the file (fp,defer)"
 	csv = out "/results.csv"; md = out "/results.md"; dat = out "/chart.dat"
 }
 

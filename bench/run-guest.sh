@@ -16,10 +16,9 @@
 #   SFRAME=1 if the kernel has the SFrame unwinder, WORKLOADS and MODES (subsets),
 #   REPEAT (rounds of fault's none, fp and defer runs, default 3: see below).
 : "${TOP:?}" "${PERF:=$TOP/build/perf/perf}" "${BIN:=$TOP/build/bench/bin}" "${GUEST_OUT:=/tmp}"
-: "${SFCONV:=$TOP/build/sframe-conv/sframe-conv}"
 : "${SFRAME:=0}"
 : "${WORKLOADS:=deep deep50 zero fault compute threads deep-32 deep50-32 manyfre}"
-: "${MODES:=none sfnone fp defer dwarf sframe sfv3 sfv2 sfva}"
+: "${MODES:=none sfnone fp defer dwarf sframe sfv3 sfv2}"
 : "${REPEAT:=3}"
 EVENT="-e cpu-clock -F 1000"
 # manyfre (one function with ~200000 FREs) as the issue that found it ran it
@@ -62,7 +61,7 @@ counters() {
 callgraph() {
 	case $1 in
 	fp) echo "-g" ;;
-	defer | sframe | sfv3 | sfv2 | sfva) echo "--call-graph fp,defer" ;;
+	defer | sframe | sfv3 | sfv2) echo "--call-graph fp,defer" ;;
 	dwarf) echo "--call-graph dwarf" ;;
 	esac
 }
@@ -86,9 +85,8 @@ program() { # WORKLOAD MODE
 	case $w:$2 in
 	manyfre:dwarf | manyfre:sframe | manyfre:sfnone | manyfre:sfv?) ;;	# an SFrame build already
 	*:sframe | *:sfnone) [ -x "$BIN/$w-sframe" ] && echo "$BIN/$w-sframe $args" ;;
-	# the section sframe-conv makes of .eh_frame, V3 or v2, in the file (bench/bench.mk);
-	# sfva: V3 attached to the file (sframe-conv attach, see run())
-	*:sfv3 | *:sfv2 | *:sfva) [ -x "$BIN/$w-$2" ] && echo "$BIN/$w-$2 $args" ;;
+	# the section sframe-conv makes of .eh_frame, V3 or v2, in the file (bench/bench.mk)
+	*:sfv3 | *:sfv2) [ -x "$BIN/$w-$2" ] && echo "$BIN/$w-$2 $args" ;;
 	*) echo "$BIN/$w $args" ;;
 	esac
 }
@@ -133,11 +131,6 @@ run() { # WORKLOAD MODE [ROUND]
 		esac
 		return
 	fi
-	# sfva: the section attached to the program's file, converted before the timed run
-	if [ "$mode" = sfva ] && ! SFRAME_CACHE_DIR=/tmp/bench-sfcache "$SFCONV" attach "${prog%% *}" \
-		> "$log.attach" 2>&1; then
-		echo "$w $mode n/a sframe-conv attach failed: $(tail -n 1 "$log.attach")" >> "$raw"; return
-	fi
 	set -- $(counters)	# unwinds, entries before the run in $1 $2, after it in $3 $4
 	# record_ns must not wait for the host (the guest clock jumps while it is idle):
 	# perf and the program are read from 9p first, the output goes to tmpfs
@@ -154,7 +147,6 @@ run() { # WORKLOAD MODE [ROUND]
 	rc=$?
 	t1=$(date +%s%N)
 	times > /tmp/bench.times1
-	[ "$mode" = sfva ] && "$SFCONV" detach "${prog%% *}" > /dev/null 2>&1
 	mv /tmp/bench.out "$log.out"
 	mv /tmp/bench.err "$log.err"
 	set -- "$@" $(counters)

@@ -1,15 +1,16 @@
 #!/bin/bash
 # make system-test, inside the booted Debian 12 system (run by du-system-test.service
-# after nginx, Redis and sframe-attach): one stage per boot, given in $OUT/stage; results
-# and logs in $OUT (the host's build/system-test/, 9p tag "out"), then "0" or "1" in
-# $OUT/rc and power off.
-#   1  the services under load (ab, redis-benchmark), recorded system-wide with -g, with
-#      --call-graph fp,defer and no attachment, then again after `systemctl start
-#      sframe-attach` (perf.data files to $OUT for the host's report); libc6 and
-#      redis-server reinstalled from APT's cache: the APT hook attaches the new files;
-#      then build 2 of the project's packages installed over build 1
-#   2  (the upgraded system) the new versions run, the boot attached sections, the
-#      services run; apt remove sframe-tools: nothing stays attached, services run
+# after nginx and Redis): one stage per boot, given in $OUT/stage; results and logs in
+# $OUT (the host's build/system-test/, 9p tag "out"), then "0" or "1" in $OUT/rc and
+# power off.
+#   1  the services under load (ab, redis-benchmark), recorded system-wide with -g and
+#      with --call-graph fp,defer, nothing set up (the kernel unwinds with .eh_frame;
+#      perf.data files to $OUT for the host's report); libc6 and redis-server reinstalled
+#      from APT's cache (an upgrade by rename: the next boot's shutdown remounts the
+#      root read-only after it); then build 2 of the project's packages installed over
+#      build 1
+#   2  (the upgraded system) the new versions run, the services run; apt remove
+#      sframe-tools, the services run
 #   3  (after the removal) it booted, the services run, the tools are gone
 OUT=/mnt/out
 stage=$(cat $OUT/stage)
@@ -30,9 +31,6 @@ for s in $services; do
 		fail "$s: $(systemctl is-active $s)"
 done
 
-# nattached: the number of files with a section attached (a /proc file has no size)
-nattached() { grep -c . /proc/sframe_files; }
-
 record() { # NAME CALL-GRAPH...: 4 s of the whole system
 	name=$1
 	shift
@@ -43,14 +41,7 @@ record() { # NAME CALL-GRAPH...: 4 s of the whole system
 
 case $stage in
 1)
-	# (its timer would attach again in the middle of the measures without attachments)
-	systemctl stop sframe-attach.timer
-	[ "$(nattached)" -gt 0 ] && ok "attached at boot: $(nattached) files" ||
-		fail "sframe-attach.service attached nothing at boot"
 	systemctl show -p ExecMainStartTimestampMonotonic --value $services > /tmp/started
-	# Without attachments first: detach what the boot attached
-	sframe-conv detach --all > /dev/null
-	[ "$(nattached)" = 0 ] || fail "still attached: $(head -n 3 /proc/sframe_files)"
 	ab -q -k -c 2 -t 600 -n 1000000 http://127.0.0.1/ > /tmp/ab.out 2>&1 &
 	load=$!
 	redis-benchmark -q -l -c 2 -t set,get,lpush,lpop > /dev/null 2>&1 &
@@ -58,40 +49,29 @@ case $stage in
 	sleep 2
 	record g -g
 	record defer --call-graph fp,defer
-	t0=$(date +%s%N)
-	systemctl start sframe-attach.service || fail "sframe-attach.service failed"
-	say "sframe-attach.service: $(journalctl -b -u sframe-attach.service -o cat | grep -v '^Started\|^Finished\|^Starting\|Deactivated' | tail -n 1), $((($(date +%s%N) - t0) / 1000000)) ms"
-	say "attached: $(nattached) files, $(cat /proc/sys/kernel/sframe_attach_bytes) bytes"
-	record attached --call-graph fp,defer
 	kill $load 2> /dev/null
 	wait
 	for s in $services; do echo "$s pid $(systemctl show -p MainPID --value $s)"; done
 	[ "$(systemctl show -p ExecMainStartTimestampMonotonic --value $services)" = "$(cat /tmp/started)" ] &&
 		ok "the services were not restarted while profiled" || fail "a service restarted"
 	cp /proc/kallsyms $OUT/kallsyms
-	for m in g defer attached; do
+	for m in g defer; do
 		perf-defer script -i /tmp/$m.data -F comm,tid,ip,sym > $OUT/$m.txt 2> /dev/null
 	done
 
-	# An upgrade replaces files: the APT hook attaches the new ones. libc6, and Redis'
-	# program (in redis-tools; redis-server's postinst restarts the service on it)
+	# An upgrade replaces files by rename: libc6, and Redis' program (in redis-tools;
+	# redis-server's postinst restarts the service on it). The processes that map the old
+	# files keep them; the next boot's shutdown remounts the root read-only after it.
 	libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
 	ino=$(stat -c %i "$libc")
-	exe=$(stat -L -c %i /proc/"$(systemctl show -p MainPID --value redis-server)"/exe)
 	apt-get install -y -q --reinstall --no-download libc6 redis-tools redis-server > /tmp/apt.out 2>&1 ||
 		fail "reinstall from the cache: $(tail -n 3 /tmp/apt.out)"
 	ino2=$(stat -c %i "$libc")
-	[ "$ino" != "$ino2" ] || fail "libc6's reinstall kept the inode"
-	grep -q " $ino2 ok $libc\$" /proc/sframe_files && ok "the APT hook attached the new libc (inode $ino -> $ino2)" ||
-		fail "new libc not attached: $(grep libc.so /proc/sframe_files)"
-	exe2=$(stat -L -c %i /proc/"$(systemctl show -p MainPID --value redis-server)"/exe)
-	if [ "$exe" = "$exe2" ]; then
-		say "redis-server was not restarted by its package (inode $exe): its new file waits for the timer"
-	else
-		awk -v i="$exe2" '$3 == i && $4 == "ok" { f = 1 } END { exit !f }' /proc/sframe_files &&
-			ok "the APT hook attached the restarted redis-server's new file (inode $exe -> $exe2)" ||
-			fail "redis-server's new file (inode $exe2) not attached"
-	fi
+	[ "$ino" != "$ino2" ] && ok "libc6 reinstalled by rename (inode $ino -> $ino2)" ||
+		fail "libc6's reinstall kept the inode"
+	for s in $services; do
+		[ "$(systemctl is-active $s)" = active ] || fail "$s not active after the reinstall"
+	done
 
 	apt-get install -y -q $OUT/debs2/*.deb > /tmp/apt2.out 2>&1 && ok "build 2 installed over build 1" ||
 		fail "upgrade: $(tail -n 5 /tmp/apt2.out)"
@@ -102,20 +82,14 @@ case $stage in
 	[ "$(dpkg-query -W -f='${Version}' perf-defer)" = "$(cat $OUT/version2)" ] || fail "perf-defer not upgraded"
 	[ "$(dpkg-query -W -f='${Version}' "linux-image-$(uname -r)")" = "$(cat $OUT/version2)" ] &&
 		ok "booted linux-image-$(uname -r) $(cat $OUT/version2)" || fail "the kernel package was not upgraded"
-	[ "$(systemctl show -p Result --value sframe-attach.service)" = success ] &&
-		[ "$(nattached)" -gt 0 ] && ok "attached at boot: $(nattached) files" ||
-		fail "nothing attached at boot"
 	apt-get remove -y -q sframe-tools > /tmp/apt3.out 2>&1 && ok "apt remove sframe-tools" ||
 		fail "remove: $(tail -n 3 /tmp/apt3.out)"
-	[ "$(nattached)" = 0 ] && ok "nothing attached after the removal" ||
-		fail "still attached: $(head -n 3 /proc/sframe_files)"
 	for s in $services; do
 		[ "$(systemctl is-active $s)" = active ] || fail "$s not active after the removal"
 	done
 	;;
 3)
 	! command -v sframe-conv > /dev/null && ok "sframe-conv removed" || fail "sframe-conv still installed"
-	[ "$(nattached)" = 0 ] && ok "nothing attached" || fail "attached: $(head -n 3 /proc/sframe_files)"
 	;;
 esac
 journalctl -k -b -o short-monotonic --no-pager > $OUT/kernel$stage.log
