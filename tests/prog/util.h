@@ -144,14 +144,6 @@ static __attribute__((unused)) int debug_kernel(void)
 	return flavour && !strcmp(flavour, "debug");
 }
 
-/* The kernel base the tests run on (tests/run.sh: BASE, 6.12 or 7.3) is @base */
-static __attribute__((unused)) int on_base(const char *base)
-{
-	const char *b = getenv("BASE");
-
-	return !strcmp(b && *b ? b : "6.12", base);
-}
-
 /*
  * Read up to max hex addresses " %lx %lx ..." from the test interface's line
  * (kernel/unwind/test.c) into ips; returns how many were read.

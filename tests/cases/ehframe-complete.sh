@@ -1,0 +1,248 @@
+# .eh_frame unwinding of what Debian ships, with nothing set up: programs built with
+# neither frame pointers nor SFrame (python3, perl, xz, sqlite3, gcc's cc1, openssl and
+# the libraries they map: libc, libpython, libperl, liblzma, libsqlite3, libcrypto...),
+# no LD_AUDIT helper, no sframe-conv, no section attached. Each runs twice: once started
+# before `perf record -a --call-graph fp,defer` begins (its objects mapped before perf
+# looks) and once started after (by perf's workload: mapped, and its start-up in ld.so
+# recorded, while perf runs). Per program, the share of its samples with user frames
+# whose user stack reaches an outermost frame: the last frame is _start (the program's, or
+# ld.so's _start/_dl_start_user during start-up), or the stack passes
+# __libc_start_call_main/__libc_start_main, start_thread or clone/clone3. Functions are
+# found by the name perf gives them, or, where the object has no symbol for them (a
+# stripped program's _start; libc's internal functions without libc6-dbg), by where they
+# are in the file: _start from the ELF entry point to its hlt (ld.so: to its jump to the
+# program), libc's exported __libc_start_main and clone from its dynamic symbols.
+# Prints a table program / when / samples / complete / percent, and fails if a
+# program is below THRESHOLD percent, or has too few samples to tell.
+# timeout: 600
+. "$TOP/tests/lib.sh"
+
+# The share (percent, of each program's samples with user frames) that must be complete
+THRESHOLD=99
+# Samples at least, per program (both instances) and per instance
+MIN_SAMPLES=100
+MIN_INSTANCE=20
+# Seconds recorded (the second instances start at its beginning), and the rate: one
+# vCPU shared by twelve programs, some 300 samples per program under TCG
+DUR=6
+FREQ=$(per_flavour 300 150)
+
+for c in python3 perl xz sqlite3 gcc openssl readelf objdump pgrep truncate; do
+	command -v $c > /dev/null || skip "no $c"
+done
+unset LD_AUDIT LD_PRELOAD SFRAME_AUDIT_DEBUG
+
+# The inputs: for xz the first 4 MB of cc1; for openssl a sparse 64 GB file (holes of a
+# tmpfs file read as zeros); for gcc 300 functions of loops, switches and calls
+cc1=$(gcc -print-prog-name=cc1)
+head -c 4M "$cc1" > xz.in || fail "cannot read $cc1"
+truncate -s 64G sha.in || fail "cannot make a sparse file"
+awk -v n=300 'BEGIN {
+	print "#include <string.h>"
+	print "struct s { int a[16]; double d; char name[32]; };"
+	for (i = 0; i < n; i++) {
+		printf "int f%d(struct s *p, int k)\n{\n\tint r = %d;\n\n", i, i
+		printf "\tfor (int j = 0; j < k; j++) {\n\t\tswitch ((p->a[j & 15] + j) & 7) {\n"
+		for (c = 0; c < 8; c++)
+			printf "\t\tcase %d: r = r * %d + p->a[(j + %d) & 15]; p->d += r / %d.0; break;\n",
+				c, c + i % 5 + 2, c, c + 1
+		printf "\t\t}\n\t\tif (r & %d)\n\t\t\tmemcpy(p->name, p->name + (j & 7), 8);\n\t}\n", i % 64 + 1
+		if (i) printf "\treturn r + f%d(p, k - 1);\n}\n", i - 1
+		else print "\treturn r;\n}"
+	}
+}' > gen.c
+
+# start.sh WHEN: start the six programs in the background (niced, so that perf keeps up
+# on the one vCPU); pids.txt gets "PID PROGRAM WHEN" for each (PROGRAM - for those not
+# counted: gcc's driver)
+cat > start.sh <<'EOF'
+when=$1
+nice -n 10 python3 -c '
+import json
+def f(n):
+    return sum(len(json.dumps({"k": i, "v": [i] * 3})) for i in range(n))
+while True:
+    f(200)
+' > /dev/null 2>&1 &
+echo "$! python3 $when" >> pids.txt
+nice -n 10 perl -e '
+sub f { my $n = shift; $n < 2 ? $n : f($n - 1) + f($n - 2) }
+while (1) { my $s = join ",", map { f(12) } 1 .. 10; $s =~ s/(\d+)/<$1>/g }
+' > /dev/null 2>&1 &
+echo "$! perl $when" >> pids.txt
+nice -n 10 xz -9 -T1 -c xz.in > /dev/null 2>&1 &
+echo "$! xz $when" >> pids.txt
+nice -n 10 sqlite3 :memory: "WITH RECURSIVE c(x) AS (VALUES(1) UNION ALL SELECT x + 1 FROM c)
+	SELECT count(*) FROM c WHERE hex(x * x) LIKE '%AB%';" > /dev/null 2>&1 &
+echo "$! sqlite3 $when" >> pids.txt
+nice -n 10 openssl dgst -sha512 sha.in > /dev/null 2>&1 &
+echo "$! openssl $when" >> pids.txt
+nice -n 10 gcc -O2 -S -o /dev/null gen.c > /dev/null 2>&1 &
+gcc=$!
+echo "$gcc - $when" >> pids.txt
+# its cc1
+i=0
+while ! c=$(pgrep -P $gcc -x cc1); do
+	i=$((i + 1))
+	[ $i -le 200 ] || break
+	sleep 0.05
+done
+echo "${c:-none} cc1 $when" >> pids.txt
+EOF
+
+: > pids.txt
+trap 'kill $(awk "\$1 ~ /^[0-9]+\$/ { print \$1 }" pids.txt) 2> /dev/null' EXIT
+before=$(splats)
+sh ./start.sh before
+# past their start-up (python3's takes a while under TCG)
+sleep "$(per_flavour 2 3)"
+"$PERF" record -q -e cpu-clock -F "$FREQ" --call-graph fp,defer -a -o all.data \
+	-- sh -c "sh ./start.sh after; sleep $DUR" > record.out 2> record.err ||
+	fail "perf record -a failed: $(tail -n 1 record.err)"
+# shellcheck disable=SC2046
+kill $(awk '$1 ~ /^[0-9]+$/ { print $1 }' pids.txt) 2> /dev/null
+! grep -i "switching" record.err || fail "perf switched deferred callchains off"
+cat pids.txt
+! grep -q '^none ' pids.txt || fail "gcc started no cc1 in 10 s"
+"$PERF" script --no-inline --no-demangle -i all.data -F comm,tid,ip,sym,dso,dsoff > all.txt 2> all.err ||
+	fail "perf script failed: $(tail -n 1 all.err)"
+
+# The samples of the programs' threads (pids.txt), one a line (perf_samples)
+perf_samples all.txt | awk -F '\t' 'NR == FNR { split($0, p, " "); if (p[2] != "-") want[p[1]] = 1; next }
+	{ n = split($1, h, " ") } h[n] in want' pids.txt - > counted.txt
+
+# off SEGS VADDR: the file offset (perf's dsoff) of the address VADDR of an ELF file,
+# in hex, from its LOAD segments in SEGS ("OFFSET VADDR FILESZ" lines, decimal)
+off() {
+	v=$(($2))
+	while read -r o a s; do
+		if [ "$v" -ge "$a" ] && [ "$v" -lt $((a + s)) ]; then
+			printf '%x\n' $((v - a + o))
+			return
+		fi
+	done < "$1"
+	echo 0
+}
+
+# outer_ranges FILE: "FILE LO HI NAME" (hex file offsets) for the outermost functions of
+# ELF file FILE: _start of a program (an INTERP segment) or ld.so, from the entry point
+# to its hlt or indirect jmp, and libc's exported __libc_start_main and clone*
+outer_ranges() {
+	f=$1
+	readelf -hlW "$f" > elf.txt 2> /dev/null || return 0
+	awk '$1 == "LOAD" { print $2, $3, $5 }' elf.txt | while read -r o a s; do
+		echo $((o)) $((a)) $((s))
+	done > segs.txt
+	entry=$(sed -n 's/^ *Entry point address: *//p' elf.txt)
+	if [ "$((entry))" -ne 0 ] && { grep -q '^ *INTERP ' elf.txt || case $f in */ld-linux*) true ;; *) false ;; esac; }; then
+		end=$(objdump -d --no-show-raw-insn --start-address=$((entry)) --stop-address=$((entry + 0x80)) "$f" |
+			awk '/^ *[0-9a-f]+:[ \t]+(hlt|jmp +\*%)/ { sub(/:.*/, ""); sub(/^ */, ""); print "0x" $0; exit }')
+		[ -n "$end" ] || end=$((entry + 0x40))
+		echo "$f $(off segs.txt "$entry") $(off segs.txt $((end + 1))) _start"
+	fi
+	case $f in
+	*/libc.so*)
+		readelf --dyn-syms -W "$f" | awk '$4 == "FUNC" &&
+			$8 ~ /^(__libc_start_main|clone|__clone|clone3|__clone3|start_thread)(@.*)?$/ { print $2, $3, $8 }' |
+			sort -u | while read -r v s name; do
+				echo "$f $(off segs.txt "0x$v") $(off segs.txt $((0x$v + s))) ${name%%@*}"
+			done
+		;;
+	esac
+}
+
+# the objects of the counted samples' user frames
+awk -F '\t' '{ for (i = 2; i <= NF; i++) if ($i !~ /^ffff/ && match($i, /\(\/[^()]*\+0x[0-9a-f]+\)$/)) {
+	f = substr($i, RSTART + 1, RLENGTH - 2); sub(/\+0x[0-9a-f]+$/, "", f); print f } }' counted.txt |
+	sort -u > objects.txt
+while read -r f; do
+	[ -f "$f" ] && outer_ranges "$f"
+done < objects.txt > ranges.txt
+echo "outermost functions by address (file offsets):"
+cat ranges.txt
+
+# The table: per program and instance, and per program
+awk -F '\t' -v threshold="$THRESHOLD" -v min="$MIN_SAMPLES" -v mininst="$MIN_INSTANCE" '
+function norm(a) {
+	a = tolower(a)
+	sub(/^0x/, "", a)
+	while (length(a) < 16) a = "0" a
+	return a
+}
+FILENAME == "pids.txt" { split($0, p, " "); prog[p[1]] = p[2]; when[p[1]] = p[3]; next }
+FILENAME == "ranges.txt" {
+	split($0, r, " ")
+	nr++; rf[nr] = r[1]; rlo[nr] = norm(r[2]); rhi[nr] = norm(r[3]); rname[nr] = r[4]
+	next
+}
+{
+	n = split($1, h, " ")
+	tid = h[n]
+	key = prog[tid] " " when[tid]
+	user = 0; bysym = 0; byaddr = 0
+	for (i = 2; i <= NF; i++) {
+		split($i, f, " ")
+		if (f[1] ~ /^ffff/) continue
+		user++
+		s = f[2]
+		sub(/@.*/, "", s)
+		us[user] = s
+		if (s ~ /^(_start|_dl_start_user|__libc_start_call_main|__libc_start_main(_impl)?|start_thread|clone3?|__clone3?)$/)
+			bysym = 1
+		else if (match($i, /\(\/[^()]*\+0x[0-9a-f]+\)$/)) {
+			d = substr($i, RSTART + 1, RLENGTH - 2)
+			o = d
+			sub(/\+0x[0-9a-f]+$/, "", d)
+			sub(/^.*\+/, "", o)
+			o = norm(o)
+			for (k = 1; k <= nr; k++)
+				if (rf[k] == d && o >= rlo[k] && o < rhi[k]) {
+					byaddr = 1
+					us[user] = us[user] "(" rname[k] ")"
+				}
+		}
+	}
+	if (!user) { nouser[key]++; nouser[prog[tid]]++; next }
+	keys[key] = 1; programs[prog[tid]] = 1
+	samples[key]++; samples[prog[tid]]++
+	if (bysym || byaddr) {
+		complete[key]++; complete[prog[tid]]++
+		if (!bysym) { addr[key]++; addr[prog[tid]]++ }
+	} else if (shown[prog[tid]]++ < 3) {
+		# its first 3 and last 8 user frames
+		line = ""
+		for (i = 1; i <= user; i++)
+			if (i <= 3 || i > user - 8)
+				line = line (i == 4 && user > 11 ? " ..." : "") " " us[i]
+		print "incomplete " key " (tid " tid ", " user " user frames):" line > "/dev/stderr"
+	}
+}
+function row(name, what, k,   pct) {
+	pct = samples[k] ? 100 * complete[k] / samples[k] : 0
+	printf "%-8s %-6s %8d %8d %7.1f%% %10d %8d\n", name, what, samples[k], complete[k], pct, addr[k], nouser[k]
+}
+END {
+	printf "%-8s %-6s %8s %8s %8s %10s %8s\n", "program", "when", "samples", "complete", "percent",
+		"by_address", "no_user"
+	np = split("python3 perl xz sqlite3 cc1 openssl", order, " ")
+	for (i = 1; i <= np; i++) {
+		pr = order[i]
+		row(pr, "before", pr " before")
+		row(pr, "after", pr " after")
+		for (w = 1; w <= 2; w++)
+			if (samples[pr " " (w == 1 ? "before" : "after")] < mininst)
+				verdict = verdict " " pr "(" (w == 1 ? "before" : "after") "): <" mininst " samples;"
+		row(pr, "all", pr)
+		if (samples[pr] < min)
+			verdict = verdict " " pr ": <" min " samples;"
+		else if (complete[pr] * 100 < threshold * samples[pr])
+			verdict = verdict sprintf(" %s: %.1f%% complete;", pr, 100 * complete[pr] / samples[pr])
+	}
+	print "verdict:" (verdict == "" ? " ok" : verdict)
+}' pids.txt ranges.txt counted.txt > table.txt 2> incomplete.txt
+head -n 18 incomplete.txt
+cat table.txt
+no_new_splats "$before"
+verdict=$(sed -n 's/^verdict: //p' table.txt)
+[ "$verdict" = ok ] || fail "below $THRESHOLD% or too few samples:$verdict"
+echo "PASS: every program >= $THRESHOLD% of its samples with a complete user stack"
