@@ -138,11 +138,11 @@ $(BUILD)/tsc-khz: scripts/tsc-khz.c
 
 $(BUILD)/tests/%: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)
-	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
+	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl $(TEST_LDFLAGS)
 
 $(BUILD)/tests/%-32: tests/prog/%.c tests/prog/util.h Makefile
 	@mkdir -p $(@D)
-	gcc -m32 $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl
+	gcc -m32 $(TEST_CFLAGS) -o $@ $< -rdynamic -pthread -ldl $(TEST_LDFLAGS)
 
 # The selftests come from the tree, which does not exist yet when a fresh clone's make
 # reads tests/prog/kselftest.mk: a second make, after `tree`, finds their sources.

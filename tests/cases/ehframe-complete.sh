@@ -35,6 +35,8 @@ unset LD_AUDIT LD_PRELOAD SFRAME_AUDIT_DEBUG
 # The inputs: for xz the first 4 MB of cc1; for openssl a sparse 64 GB file (holes of a
 # tmpfs file read as zeros); for gcc 300 functions of loops, switches and calls
 cc1=$(gcc -print-prog-name=cc1)
+# (in the guest gcc may not find it: then where Debian 12 installs it)
+case $cc1 in /*) ;; *) cc1=$(ls /usr/lib/gcc/x86_64-linux-gnu/*/cc1 2>/dev/null | head -1) ;; esac
 head -c 4M "$cc1" > xz.in || fail "cannot read $cc1"
 truncate -s 64G sha.in || fail "cannot make a sparse file"
 awk -v n=300 'BEGIN {

@@ -4,8 +4,8 @@
  * system call instruction inside func_c so that it is the innermost user frame.
  * Usage: chain [ITERATIONS [BYTES]]
  *        chain spin N    spin N loops in user space in noframe_spin with the frame
- *                        pointer cleared: a frame pointer walk there finds
- *                        exactly one frame
+ *                        pointer cleared and the return address undefined in
+ *                        its .eh_frame: a walk there finds exactly one frame
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -30,13 +30,18 @@ NOINLINE void noframe_spin(long n)
 {
 	unsigned long saved;
 
+	/* The loop says it has no caller, as _start does: the walk ends there */
 #ifdef __x86_64__
 	asm volatile("mov %%rbp, %1\n\txor %%ebp, %%ebp\n"
-		     "1:\tdec %0\n\tjnz 1b\n\tmov %1, %%rbp"
+		     ".cfi_remember_state\n\t.cfi_undefined rip\n"
+		     "1:\tdec %0\n\tjnz 1b\n"
+		     ".cfi_restore_state\n\tmov %1, %%rbp"
 		     : "+r"(n), "=&r"(saved) : : "memory", "cc");
 #else
 	asm volatile("mov %%ebp, %1\n\txor %%ebp, %%ebp\n"
-		     "1:\tdec %0\n\tjnz 1b\n\tmov %1, %%ebp"
+		     ".cfi_remember_state\n\t.cfi_undefined eip\n"
+		     "1:\tdec %0\n\tjnz 1b\n"
+		     ".cfi_restore_state\n\tmov %1, %%ebp"
 		     : "+r"(n), "=&r"(saved) : : "memory", "cc");
 #endif
 }
