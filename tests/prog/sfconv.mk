@@ -7,8 +7,9 @@
 #   sfseccomp       installs a seccomp filter, then dlopens libsfcleaf.so
 #   sfmiss          a SIGCHLD handler and a child of its own, dlopens a library from a
 #                   thread: the helper's converter must stay invisible (host test)
-# Debian's libc has neither frame pointers nor SFrame: only converted sections
-# (tools/sframe-conv, libsframe-audit.so) complete these chains.
+# Debian's libc has neither frame pointers nor SFrame: converted sections
+# (tools/sframe-conv, libsframe-audit.so) complete these chains, as the kernel's own
+# reading of their .eh_frame does without them.
 
 SFC_SRC := $(TOP)/tests/prog/sfconv
 SFC_OUT := $(BUILD)/tests/sfconv

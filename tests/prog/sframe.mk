@@ -56,23 +56,23 @@ TEST_EXTRA += $(addprefix $(SF_OUT)/,$(SF_MORE))
 
 $(SF_OUT)/sfcraft: $(SF_SRC)/sfcraft.c $(TOP)/tests/prog/util.h $(SF_SRC)/sfbuild.h
 	@mkdir -p $(@D)
-	gcc $(TEST_CFLAGS) -o $@ $<
+	gcc $(TEST_CFLAGS) -o $@ $< $(TEST_LDFLAGS)
 
 $(SF_OUT)/sfstress: $(SF_SRC)/sfstress.c $(TOP)/tests/prog/util.h $(SF_SRC)/sfbuild.h
 	@mkdir -p $(@D)
-	gcc $(TEST_CFLAGS) -o $@ $< -pthread
+	gcc $(TEST_CFLAGS) -o $@ $< -pthread $(TEST_LDFLAGS)
 
 $(SF_OUT)/sfmany: $(SF_SRC)/sfmany.c $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)
-	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -ldl
+	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -ldl $(TEST_LDFLAGS)
 
 $(SF_OUT)/libsfhop.so: $(SF_SRC)/sfhop.c
 	@mkdir -p $(@D)
-	gcc $(TEST_CFLAGS) -fPIC -shared -o $@ $<
+	gcc $(TEST_CFLAGS) -fPIC -shared -o $@ $< $(TEST_LDFLAGS)
 
 $(SF_OUT)/libsfhop-sf.so: $(SF_SRC)/sfhop.c
 	@mkdir -p $(@D)
-	gcc $(TEST_CFLAGS) $(GSFRAME) -fPIC -shared -o $@ $<
+	gcc $(TEST_CFLAGS) $(GSFRAME) -fPIC -shared -o $@ $< $(TEST_LDFLAGS)
 
 $(SF_OUT)/sfbig: $(SF_SRC)/sfbig.c $(TOP)/bench/manyfre.S $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)
@@ -85,4 +85,4 @@ TEST_EXTRA += $(SF_OUT)/sfv3
 
 $(SF_OUT)/sfv3: $(SF_SRC)/sfv3.c $(SF_SRC)/sfv3asm.S $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)
-	gcc $(TEST_CFLAGS) -o $@ $(filter %.c %.S,$^)
+	gcc $(TEST_CFLAGS) -o $@ $(filter %.c %.S,$^) $(TEST_LDFLAGS)

@@ -262,14 +262,17 @@ int main(void)
 	}
 
 	/*
-	 * Unwound without a section (the unwinder notes that the library has
-	 * none): frame pointers take sfr_nocfi's frame for sfr_req's and go on
-	 * to sfr_outer; with the section, the walk must end at sfr_nocfi
+	 * Unwound without a section: the library's .eh_frame describes sfr_req,
+	 * whose caller is sfr_nocfi, which it does not describe: frame pointers
+	 * go on from there to sfr_outer; with the section, the walk must end at
+	 * sfr_nocfi
 	 */
 	sfr_run(1);
 	udt_read_state(ctl, &s);
-	check(s.t[0].nr >= 2 && !strcmp(sym(s.t[0].ips[1]), "sfr_outer"),
-	      "without a section, frame pointers go on to %s", s.t[0].nr >= 2 ? sym(s.t[0].ips[1]) : "-");
+	check(s.t[0].nr >= 3 && !strcmp(sym(s.t[0].ips[1]), "sfr_nocfi") &&
+	      !strcmp(sym(s.t[0].ips[2]), "sfr_outer"),
+	      "without a section, .eh_frame, then frame pointers: %s %s",
+	      s.t[0].nr >= 2 ? sym(s.t[0].ips[1]) : "-", s.t[0].nr >= 3 ? sym(s.t[0].ips[2]) : "-");
 	e0 = entries();
 	test_errors(&l);
 	check(reg(&(struct prctl_sframe){ .sframe_start = (uint64_t)l.sframe,
