@@ -37,6 +37,9 @@ unset LD_AUDIT LD_PRELOAD SFRAME_AUDIT_DEBUG
 cc1=$(gcc -print-prog-name=cc1)
 # (in the guest gcc may not find it: then where Debian 12 installs it)
 case $cc1 in /*) ;; *) cc1=$(ls /usr/lib/gcc/x86_64-linux-gnu/*/cc1 2>/dev/null | head -1) ;; esac
+# ... and the driver then finds its programs relative to the working directory: give it
+# their prefix (/usr/lib/gcc/)
+export GCC_EXEC_PREFIX="${cc1%%x86_64-linux-gnu/*}"
 head -c 4M "$cc1" > xz.in || fail "cannot read $cc1"
 truncate -s 64G sha.in || fail "cannot make a sparse file"
 awk -v n=300 'BEGIN {
