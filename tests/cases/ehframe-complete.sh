@@ -16,6 +16,9 @@
 # program is below THRESHOLD percent, or has too few samples to tell.
 # timeout: 600
 . "$TOP/tests/lib.sh"
+# Twelve programs and perf record -a on one vCPU: over its 600 s under the debug kernel
+# (whose splat checks the other tests of the walk, ehframe-perf-exact among them, cover)
+default_kernel_only "a system-wide measure"
 
 # The share (percent, of each program's samples with user frames) that must be complete
 THRESHOLD=99
