@@ -54,27 +54,27 @@ $(SF_OUT)/bad-%/stamp: $(SF_OUT)/sfpatch $(addprefix $(SF_OUT)/,$(SF_FILES))
 SF_MORE := sfcraft sfmany libsfhop.so libsfhop-sf.so sfbig sfstress
 TEST_EXTRA += $(addprefix $(SF_OUT)/,$(SF_MORE))
 
-$(SF_OUT)/sfcraft: $(SF_SRC)/sfcraft.c $(TOP)/tests/prog/util.h $(SF_SRC)/sfbuild.h
+$(SF_OUT)/sfcraft: $(SF_SRC)/sfcraft.c $(TOP)/tests/prog/util.h $(SF_SRC)/sfbuild.h $(TOP)/tests/flags.mk
 	@mkdir -p $(@D)
 	gcc $(TEST_CFLAGS) -o $@ $< $(TEST_LDFLAGS)
 
-$(SF_OUT)/sfstress: $(SF_SRC)/sfstress.c $(TOP)/tests/prog/util.h $(SF_SRC)/sfbuild.h
+$(SF_OUT)/sfstress: $(SF_SRC)/sfstress.c $(TOP)/tests/prog/util.h $(SF_SRC)/sfbuild.h $(TOP)/tests/flags.mk
 	@mkdir -p $(@D)
 	gcc $(TEST_CFLAGS) -o $@ $< -pthread $(TEST_LDFLAGS)
 
-$(SF_OUT)/sfmany: $(SF_SRC)/sfmany.c $(TOP)/tests/prog/util.h
+$(SF_OUT)/sfmany: $(SF_SRC)/sfmany.c $(TOP)/tests/prog/util.h $(TOP)/tests/flags.mk
 	@mkdir -p $(@D)
 	gcc $(TEST_CFLAGS) -o $@ $< -rdynamic -ldl $(TEST_LDFLAGS)
 
-$(SF_OUT)/libsfhop.so: $(SF_SRC)/sfhop.c
+$(SF_OUT)/libsfhop.so: $(SF_SRC)/sfhop.c $(TOP)/tests/flags.mk
 	@mkdir -p $(@D)
 	gcc $(TEST_CFLAGS) -fPIC -shared -o $@ $< $(TEST_LDFLAGS)
 
-$(SF_OUT)/libsfhop-sf.so: $(SF_SRC)/sfhop.c
+$(SF_OUT)/libsfhop-sf.so: $(SF_SRC)/sfhop.c $(TOP)/tests/flags.mk
 	@mkdir -p $(@D)
 	gcc $(TEST_CFLAGS) $(GSFRAME) -fPIC -shared -o $@ $< $(TEST_LDFLAGS)
 
-$(SF_OUT)/sfbig: $(SF_SRC)/sfbig.c $(TOP)/bench/manyfre.S $(TOP)/tests/prog/util.h
+$(SF_OUT)/sfbig: $(SF_SRC)/sfbig.c $(TOP)/bench/manyfre.S $(TOP)/tests/prog/util.h $(TOP)/tests/flags.mk
 	@mkdir -p $(@D)
 	gcc $(SF_CFLAGS) -DMANYFRE_PAIRS=2500 -o $@ $(filter %.c %.S,$^) -rdynamic -ldl
 
