@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 a=$top/build/linux b=$top/build/linux-7.3
 paths=(kernel/unwind include/linux/unwind_deferred.h include/linux/unwind_deferred_types.h
 	include/linux/unwind_user.h include/linux/unwind_user_types.h include/linux/sframe.h
-	include/linux/sframe_reader.h arch/x86/include/asm/unwind_user.h)
+	include/linux/sframe_reader.h include/linux/eh_frame_reader.h arch/x86/include/asm/unwind_user.h)
 
 echo "== files: ${paths[*]}"
 if [ -d "$a" ] && [ -d "$b" ]; then
