@@ -406,3 +406,106 @@ outermost_report() {
 	}
 	'"$FRAMES_AWK"
 }
+
+# Outermost frames, for the tests of complete user stacks (ehframe-complete,
+# ehframe-container): a sample's user stack is complete when it reaches _start (the
+# program's, or ld.so's _start/_dl_start_user during start-up) or passes
+# __libc_start_call_main/__libc_start_main, start_thread or clone/clone3. Where perf
+# names no symbol for them (a stripped program's _start, libc's internal functions), they
+# are found by file offset (perf script -F ...,dso,dsoff) in ranges computed from the
+# ELF files (outer_ranges); tests/complete.awk counts and prints the table.
+
+# program_samples PIDS SCRIPT: the samples (perf_samples lines) in perf script output
+# SCRIPT (-F comm,tid,...: the tid last in the first line) of the threads in PIDS
+# ("PID PROGRAM WHEN" lines; PROGRAM - for threads not counted)
+program_samples() {
+	perf_samples "$2" | awk -F '\t' 'NR == FNR { split($0, p, " "); if (p[2] != "-") want[p[1]] = 1; next }
+		{ n = split($1, h, " ") } h[n] in want' "$1" -
+}
+
+# elf_offset SEGS VADDR: the file offset (perf's dsoff) of the address VADDR of an ELF
+# file, in hex, from its LOAD segments in SEGS ("OFFSET VADDR FILESZ" lines, decimal)
+elf_offset() {
+	v=$(($2))
+	while read -r o a s; do
+		if [ "$v" -ge "$a" ] && [ "$v" -lt $((a + s)) ]; then
+			printf '%x\n' $((v - a + o))
+			return
+		fi
+	done < "$1"
+	echo 0
+}
+
+# outer_ranges FILE [NAME]: "NAME LO HI FUNCTION" (hex file offsets; NAME defaults to
+# FILE) for the outermost functions of ELF file FILE: _start of a program (an INTERP
+# segment) or ld.so, from the entry point to its hlt or indirect jmp, and libc's exported
+# __libc_start_main and clone*. Writes outer-elf.txt and outer-segs.txt.
+outer_ranges() {
+	f=$1 name=${2:-$1}
+	readelf -hlW "$f" > outer-elf.txt 2> /dev/null || return 0
+	awk '$1 == "LOAD" { print $2, $3, $5 }' outer-elf.txt | while read -r o a s; do
+		echo $((o)) $((a)) $((s))
+	done > outer-segs.txt
+	entry=$(sed -n 's/^ *Entry point address: *//p' outer-elf.txt)
+	if [ "$((entry))" -ne 0 ] && { grep -q '^ *INTERP ' outer-elf.txt || case $f in */ld-linux*) true ;; *) false ;; esac; }; then
+		end=$(objdump -d --no-show-raw-insn --start-address=$((entry)) --stop-address=$((entry + 0x80)) "$f" |
+			awk '/^ *[0-9a-f]+:[ \t]+(hlt|jmp +\*%)/ { sub(/:.*/, ""); sub(/^ */, ""); print "0x" $0; exit }')
+		[ -n "$end" ] || end=$((entry + 0x40))
+		echo "$name $(elf_offset outer-segs.txt "$entry") $(elf_offset outer-segs.txt $((end + 1))) _start"
+	fi
+	case $f in
+	*/libc.so*)
+		readelf --dyn-syms -W "$f" | awk '$4 == "FUNC" &&
+			$8 ~ /^(__libc_start_main|clone|__clone|clone3|__clone3|start_thread)(@.*)?$/ { print $2, $3, $8 }' |
+			sort -u | while read -r v s fn; do
+				echo "$name $(elf_offset outer-segs.txt "0x$v") $(elf_offset outer-segs.txt $((0x$v + s))) ${fn%%@*}"
+			done
+		;;
+	esac
+}
+
+# sample_objects SAMPLES: the objects of the user frames of program_samples lines
+# SAMPLES (perf script -F ...,dso,dsoff: "(/PATH+0xOFFSET)"), one a line
+sample_objects() {
+	awk -F '\t' '{ for (i = 2; i <= NF; i++) if ($i !~ /^ffff/ && match($i, /\(\/[^()]*\+0x[0-9a-f]+\)$/)) {
+		f = substr($i, RSTART + 1, RLENGTH - 2); sub(/\+0x[0-9a-f]+$/, "", f); print f } }' "$1" |
+		sort -u
+}
+
+# object_ranges OBJECTS [PREFIX...]: outer_ranges of each object in the file OBJECTS
+# (sample_objects) that is a file here; one that is not, but is PREFIX/PATH with /PATH a
+# file here, gets the ranges of /PATH under its own name (a container's copy of /PATH,
+# byte for byte, at a path of a mount namespace or chroot that this one does not see)
+object_ranges() {
+	objs=$1
+	shift
+	while read -r f; do
+		if [ -f "$f" ]; then
+			outer_ranges "$f"
+			continue
+		fi
+		for p in "$@"; do
+			case $f in
+			"$p"/*) [ -f "${f#"$p"}" ] && outer_ranges "${f#"$p"}" "$f" && break ;;
+			esac
+		done
+	done < "$objs"
+}
+
+# complete_table PIDS RANGES SAMPLES [VAR=VALUE...]: tests/complete.awk on the
+# program_samples lines SAMPLES, the threads PIDS ("PID PROGRAM WHEN") and the
+# object_ranges RANGES: per program and instance (WHEN) the samples with user frames, how
+# many complete (by_address: found by file offset only), without user frames (no_user)
+# or with only the cookie of a deferred stack that never came (no_stack); then
+# "verdict: ok" or what failed. VARs: programs (the rows' order), whens, threshold
+# (percent), min (samples per program), mininst (per instance). The first frames of the
+# first incomplete samples of each program go to stderr.
+complete_table() {
+	p=$1 r=$2 s=$3
+	shift 3
+	for a do
+		shift
+		set -- "$@" -v "$a"
+	done
+	awk -F '\t' -v pids="$p" -v ranges="$r" "$@" -f "$TOP/tests/complete.awk" "$s"
+}

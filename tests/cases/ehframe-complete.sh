@@ -11,7 +11,8 @@
 # found by the name perf gives them, or, where the object has no symbol for them (a
 # stripped program's _start; libc's internal functions without libc6-dbg), by where they
 # are in the file: _start from the ELF entry point to its hlt (ld.so: to its jump to the
-# program), libc's exported __libc_start_main and clone from its dynamic symbols.
+# program), libc's exported __libc_start_main and clone from its dynamic symbols
+# (tests/lib.sh's outer_ranges; the table: tests/complete.awk).
 # Prints a table program / when / samples / complete / percent, and fails if a
 # program is below THRESHOLD percent, or has too few samples to tell. A sample whose
 # deferred user stack never came (the recording ended while its task was in the kernel:
@@ -121,142 +122,19 @@ cat pids.txt
 	fail "perf script failed: $(tail -n 1 all.err)"
 
 # The samples of the programs' threads (pids.txt), one a line (perf_samples)
-perf_samples all.txt | awk -F '\t' 'NR == FNR { split($0, p, " "); if (p[2] != "-") want[p[1]] = 1; next }
-	{ n = split($1, h, " ") } h[n] in want' pids.txt - > counted.txt
+program_samples pids.txt all.txt > counted.txt
 
-# off SEGS VADDR: the file offset (perf's dsoff) of the address VADDR of an ELF file,
-# in hex, from its LOAD segments in SEGS ("OFFSET VADDR FILESZ" lines, decimal)
-off() {
-	v=$(($2))
-	while read -r o a s; do
-		if [ "$v" -ge "$a" ] && [ "$v" -lt $((a + s)) ]; then
-			printf '%x\n' $((v - a + o))
-			return
-		fi
-	done < "$1"
-	echo 0
-}
-
-# outer_ranges FILE: "FILE LO HI NAME" (hex file offsets) for the outermost functions of
-# ELF file FILE: _start of a program (an INTERP segment) or ld.so, from the entry point
-# to its hlt or indirect jmp, and libc's exported __libc_start_main and clone*
-outer_ranges() {
-	f=$1
-	readelf -hlW "$f" > elf.txt 2> /dev/null || return 0
-	awk '$1 == "LOAD" { print $2, $3, $5 }' elf.txt | while read -r o a s; do
-		echo $((o)) $((a)) $((s))
-	done > segs.txt
-	entry=$(sed -n 's/^ *Entry point address: *//p' elf.txt)
-	if [ "$((entry))" -ne 0 ] && { grep -q '^ *INTERP ' elf.txt || case $f in */ld-linux*) true ;; *) false ;; esac; }; then
-		end=$(objdump -d --no-show-raw-insn --start-address=$((entry)) --stop-address=$((entry + 0x80)) "$f" |
-			awk '/^ *[0-9a-f]+:[ \t]+(hlt|jmp +\*%)/ { sub(/:.*/, ""); sub(/^ */, ""); print "0x" $0; exit }')
-		[ -n "$end" ] || end=$((entry + 0x40))
-		echo "$f $(off segs.txt "$entry") $(off segs.txt $((end + 1))) _start"
-	fi
-	case $f in
-	*/libc.so*)
-		readelf --dyn-syms -W "$f" | awk '$4 == "FUNC" &&
-			$8 ~ /^(__libc_start_main|clone|__clone|clone3|__clone3|start_thread)(@.*)?$/ { print $2, $3, $8 }' |
-			sort -u | while read -r v s name; do
-				echo "$f $(off segs.txt "0x$v") $(off segs.txt $((0x$v + s))) ${name%%@*}"
-			done
-		;;
-	esac
-}
-
-# the objects of the counted samples' user frames
-awk -F '\t' '{ for (i = 2; i <= NF; i++) if ($i !~ /^ffff/ && match($i, /\(\/[^()]*\+0x[0-9a-f]+\)$/)) {
-	f = substr($i, RSTART + 1, RLENGTH - 2); sub(/\+0x[0-9a-f]+$/, "", f); print f } }' counted.txt |
-	sort -u > objects.txt
-while read -r f; do
-	[ -f "$f" ] && outer_ranges "$f"
-done < objects.txt > ranges.txt
+# the objects of the counted samples' user frames, and their outermost functions
+# (tests/lib.sh)
+sample_objects counted.txt > objects.txt
+object_ranges objects.txt > ranges.txt
 echo "outermost functions by address (file offsets):"
 cat ranges.txt
 
-# The table: per program and instance, and per program
-awk -F '\t' -v threshold="$THRESHOLD" -v min="$MIN_SAMPLES" -v mininst="$MIN_INSTANCE" '
-function norm(a) {
-	a = tolower(a)
-	sub(/^0x/, "", a)
-	while (length(a) < 16) a = "0" a
-	return a
-}
-FILENAME == "pids.txt" { split($0, p, " "); prog[p[1]] = p[2]; when[p[1]] = p[3]; next }
-FILENAME == "ranges.txt" {
-	split($0, r, " ")
-	nr++; rf[nr] = r[1]; rlo[nr] = norm(r[2]); rhi[nr] = norm(r[3]); rname[nr] = r[4]
-	next
-}
-{
-	n = split($1, h, " ")
-	tid = h[n]
-	key = prog[tid] " " when[tid]
-	user = 0; bysym = 0; byaddr = 0
-	for (i = 2; i <= NF; i++) {
-		split($i, f, " ")
-		if (f[1] ~ /^ffff/) continue
-		user++
-		s = f[2]
-		sub(/@.*/, "", s)
-		us[user] = s
-		if (s ~ /^(_start|_dl_start_user|__libc_start_call_main|__libc_start_main(_impl)?|start_thread|clone3?|__clone3?)$/)
-			bysym = 1
-		else if (match($i, /\(\/[^()]*\+0x[0-9a-f]+\)$/)) {
-			d = substr($i, RSTART + 1, RLENGTH - 2)
-			o = d
-			sub(/\+0x[0-9a-f]+$/, "", d)
-			sub(/^.*\+/, "", o)
-			o = norm(o)
-			for (k = 1; k <= nr; k++)
-				if (rf[k] == d && o >= rlo[k] && o < rhi[k]) {
-					byaddr = 1
-					us[user] = us[user] "(" rname[k] ")"
-				}
-		}
-	}
-	if (!user) { nouser[key]++; nouser[prog[tid]]++; next }
-	# no stack at all: the deferred record of its kernel entry never came, the
-	# recording ended first (the task still in the kernel): no walk to judge
-	if (user == 1 && us[1] ~ /cookie/) { lost[key]++; lost[prog[tid]]++; next }
-	keys[key] = 1; programs[prog[tid]] = 1
-	samples[key]++; samples[prog[tid]]++
-	if (bysym || byaddr) {
-		complete[key]++; complete[prog[tid]]++
-		if (!bysym) { addr[key]++; addr[prog[tid]]++ }
-	} else if (shown[prog[tid]]++ < 3) {
-		# its first 3 and last 8 user frames
-		line = ""
-		for (i = 1; i <= user; i++)
-			if (i <= 3 || i > user - 8)
-				line = line (i == 4 && user > 11 ? " ..." : "") " " us[i]
-		print "incomplete " key " (tid " tid ", " user " user frames):" line > "/dev/stderr"
-	}
-}
-function row(name, what, k,   pct) {
-	pct = samples[k] ? 100 * complete[k] / samples[k] : 0
-	printf "%-8s %-6s %8d %8d %7.1f%% %10d %8d %8d\n", name, what, samples[k], complete[k], pct, addr[k],
-		nouser[k], lost[k]
-}
-END {
-	printf "%-8s %-6s %8s %8s %8s %10s %8s %8s\n", "program", "when", "samples", "complete", "percent",
-		"by_address", "no_user", "no_stack"
-	np = split("python3 perl xz sqlite3 cc1 openssl", order, " ")
-	for (i = 1; i <= np; i++) {
-		pr = order[i]
-		row(pr, "before", pr " before")
-		row(pr, "after", pr " after")
-		for (w = 1; w <= 2; w++)
-			if (samples[pr " " (w == 1 ? "before" : "after")] < mininst)
-				verdict = verdict " " pr "(" (w == 1 ? "before" : "after") "): <" mininst " samples;"
-		row(pr, "all", pr)
-		if (samples[pr] < min)
-			verdict = verdict " " pr ": <" min " samples;"
-		else if (complete[pr] * 100 < threshold * samples[pr])
-			verdict = verdict sprintf(" %s: %.1f%% complete;", pr, 100 * complete[pr] / samples[pr])
-	}
-	print "verdict:" (verdict == "" ? " ok" : verdict)
-}' pids.txt ranges.txt counted.txt > table.txt 2> incomplete.txt
+# The table: per program and instance, and per program (tests/complete.awk)
+complete_table pids.txt ranges.txt counted.txt threshold="$THRESHOLD" min="$MIN_SAMPLES" \
+	mininst="$MIN_INSTANCE" programs="python3 perl xz sqlite3 cc1 openssl" whens="before after" \
+	> table.txt 2> incomplete.txt
 head -n 18 incomplete.txt
 cat table.txt
 no_new_splats "$before"
