@@ -41,6 +41,7 @@ BEGIN {
 		s = f[2]
 		sub(/@.*/, "", s)
 		us[user] = s
+		uf[user] = $i
 		if (s ~ /^(_start|_dl_start_user|__libc_start_call_main|__libc_start_main(_impl)?|start_thread|clone3?|__clone3?)$/)
 			bysym = 1
 		else if (match($i, /\(\/[^()]*\+0x[0-9a-f]+\)$/)) {
@@ -58,8 +59,13 @@ BEGIN {
 	}
 	if (!user) { nouser[key]++; nouser[prog[tid]]++; next }
 	# no stack at all: the deferred record of its kernel entry never came, the
-	# recording ended first (the task still in the kernel): no walk to judge
-	if (user == 1 && us[1] ~ /cookie/) { lost[key]++; lost[prog[tid]]++; next }
+	# recording ended first (the task still in the kernel): no walk to judge. perf
+	# prints its cookie as "ADDR (cookie)" (7.3), "(user callchain deferred, cookie:
+	# N)" (6.12)
+	if (user == 1 && (us[1] ~ /cookie/ || uf[1] ~ /^\(user callchain deferred, cookie: /)) {
+		lost[key]++; lost[prog[tid]]++
+		next
+	}
 	samples[key]++; samples[prog[tid]]++
 	if (bysym || byaddr) {
 		complete[key]++; complete[prog[tid]]++
