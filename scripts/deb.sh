@@ -122,7 +122,7 @@ EXTRA_DEPENDS="init-system-helpers (>= 1.54~)" control sframe-tools utils \
 	"SFrame sections for complete user stacks" \
 	"sframe-conv converts the .eh_frame of ELF files into SFrame sections and" \
 	"caches them; the LD_AUDIT helper libsframe-audit.so registers them for the" \
-	"objects a program loads (PR_REGISTER_SFRAME, kernel with the deferred-unwind" \
+	"objects a program loads (sframe_register(), kernel with the deferred-unwind" \
 	"series), for perf record --call-graph fp,defer. A kernel that unwinds with" \
 	"the .eh_frame of code itself needs neither for code that has one."
 fi

@@ -6,7 +6,7 @@
 # and the helper done) the mappings, Rss, Pss, Private_Clean and Private_Dirty of
 # smaps_rollup and what the mappings of cache files (the sections) hold.
 #
-# On a kernel without PR_REGISTER_SFRAME (EINVAL) the helper would unmap the sections it
+# On a kernel without sframe_register() (ENOSYS) the helper would unmap the sections it
 # cannot register; SFRAME_AUDIT_KEEP=1 keeps them mapped, as on a kernel with the series.
 # The kernel's validation at registration reads the whole section: there the sections'
 # shared pages are in Rss as well (page cache, shared with every process that maps them).

@@ -326,7 +326,7 @@ sfconv_record() {
 # chain the program printed ("expect: SPEC..."): with the helper (the sections it
 # registered), >= 50 samples checked, none bad, >= 95% complete; and the same without
 # it, where the kernel reads the objects' .eh_frame (that registered sections are what
-# a walk uses where they exist: sfconv-prctl)
+# a walk uses where they exist: sfconv-register)
 sfconv_verdict() {
 	rep=$(exact_chains audit.txt "$1" "$2" $(sed -n 's/^expect: //p' audit.out))
 	expect_exact "$rep" 50 95

@@ -1,4 +1,4 @@
-# Sections registered with PR_REGISTER_SFRAME survive fork: sfcall (as in
+# Sections registered with sframe_register() survive fork: sfcall (as in
 # sfconv-syscall) forks after the LD_AUDIT helper registered the sections of libc,
 # ld.so, the vDSO and libsfcleaf.so, and only the child (sfcall-child) calls the chain.
 # Recorded with perf --call-graph fp,defer: the child's samples show frames of the real

@@ -1,6 +1,6 @@
 # A sandboxed program works as well with the LD_AUDIT helper as without (issue 19):
-# sfseccomp installs a seccomp filter that kills the process at prctl(), mkdir() and
-# mkdirat(), then dlopen()s, calls and dlclose()s a library; with libsframe-audit.so
+# sfseccomp installs a seccomp filter that kills the process at sframe_register(),
+# mkdir() and mkdirat(), then dlopen()s, calls and dlclose()s a library; with libsframe-audit.so
 # (its cache directory missing at start, then there) its output and exit status are
 # those without. The helper makes no system call once the thread has a filter, and
 # says so with SFRAME_AUDIT_DEBUG. Skipped if the kernel has no seccomp filters.

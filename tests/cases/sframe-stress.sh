@@ -1,5 +1,5 @@
 # User callchains hold user addresses only: hostile sections (SFrame v2 and v3) registered
-# with PR_REGISTER_SFRAME, mutated, taken away and unmapped, while immediate and deferred
+# with sframe_register(), mutated, taken away and unmapped, while immediate and deferred
 # cpu-clock events sample a thread that enters the kernel on made-up frames (kernel
 # addresses copied from the samples among their return addresses): no value at or
 # above the user address limit in any user callchain or deferred record

@@ -1,4 +1,4 @@
-# SFrame version 3: a hand-built V3 section registered with PR_REGISTER_SFRAME gives the
+# SFrame version 3: a hand-built V3 section registered with sframe_register() gives the
 # exact chain (every frame checked) through flexible FDEs (the topmost frame's CFA in
 # r10 from pt_regs, a DRAP frame's CFA loaded through FP) and a default one, ending at
 # the outermost frame (a default FDE without FREs) or at a signal trampoline; a register

@@ -7,7 +7,7 @@
 # Output in $(BUILD)/kselftest/:
 #   hdr/include                  the tree's UAPI headers (make headers_install; the
 #                                kernel build directories need not have usr/include)
-#   sframe/sframe_prctl          PR_REGISTER_SFRAME, PR_UNREGISTER_SFRAME
+#   sframe/sframe_register       sframe_register(), sframe_unregister()
 #   perf_events/deferred_callchain   defer_callchain, defer_output, the records
 # A selftest whose source the tree does not have is not built (its guest test fails).
 # The sources are looked for when make reads this file: `make check` runs `make
@@ -23,7 +23,7 @@ KSFT_SRC := $(TREE)/tools/testing/selftests
 KSFT_OUT := $(BUILD)/kselftest$(SFX)
 KSFT_HDR := $(KSFT_OUT)/hdr
 # The selftests built: DIR/PROGRAM under $(KSFT_SRC) and $(KSFT_OUT)
-KSFT_PROGS := sframe/sframe_prctl perf_events/deferred_callchain
+KSFT_PROGS := sframe/sframe_register perf_events/deferred_callchain
 KSFT_BINS := $(foreach p,$(KSFT_PROGS),$(if $(wildcard $(KSFT_SRC)/$(p).c),$(KSFT_OUT)/$(p)))
 # What the headers are installed from (the shell runs only when the tree is there)
 KSFT_UAPI = $(shell find $(TREE)/include/uapi $(TREE)/arch/x86/include/uapi -name '*.h' \

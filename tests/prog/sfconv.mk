@@ -39,7 +39,7 @@ $(SFC_OUT)/sfmiss: $(SFC_SRC)/sfmiss.c
 	@mkdir -p $(@D)
 	gcc $(NOFP_CFLAGS) $< -o $@ -ldl -pthread
 
-# sfreg: the prctl's ABI and semantics; it converts libsfrlib.so itself
+# sfreg: sframe_register()'s ABI and semantics; it converts libsfrlib.so itself
 $(SFC_OUT)/libsfrlib.so: $(SFC_SRC)/sfrlib.c $(TOP)/tests/prog/util.h
 	@mkdir -p $(@D)
 	gcc $(NOFP_CFLAGS) -fPIC -shared $< -o $@

@@ -80,7 +80,7 @@ $(SF_OUT)/sfbig: $(SF_SRC)/sfbig.c $(TOP)/bench/manyfre.S $(TOP)/tests/prog/util
 
 # SFrame version 3 (tests/cases/sframe-v3.sh): sfv3, a hand-built V3 section for the code
 # of sfv3asm.S (default, flexible, outermost and signal FDEs), registered with
-# PR_REGISTER_SFRAME; the program has no .sframe of its own.
+# sframe_register(); the program has no .sframe of its own.
 TEST_EXTRA += $(SF_OUT)/sfv3
 
 $(SF_OUT)/sfv3: $(SF_SRC)/sfv3.c $(SF_SRC)/sfv3asm.S $(TOP)/tests/prog/util.h

@@ -2,7 +2,7 @@
 /*
  * Nothing user space hands to the SFrame code stalls the kernel (64-bit tasks;
  * the -m32 build lists no subtests).
- * Usage: sfstall prctl-e2big|validate-fres|discovery-regular
+ * Usage: sfstall register-size|validate-fres|discovery-regular
  *        sfstall --list    the subtests tests/run.sh runs (this build's)
  *
  * What could hang runs in a forked child with a watchdog: the parent waits at
@@ -22,7 +22,6 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -32,11 +31,14 @@
 #include "util.h"
 
 #ifdef __x86_64__
-/* include/uapi/linux/prctl.h */
-#define PR_REGISTER_SFRAME	0x53465247
-struct prctl_sframe {
+/* include/uapi/linux/sframe.h */
+struct sframe_setup {
 	uint64_t sframe_start, sframe_size, text_start, text_size, flags;
 };
+
+#ifndef __NR_sframe_register
+#define __NR_sframe_register	473
+#endif
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open		434
@@ -45,7 +47,7 @@ struct prctl_sframe {
 #define WATCHDOG_MS	10000
 #define REAP_MS		10000	/* for a killed process to be gone */
 #define STALL_REAP_MS	2000	/* how long to wait for one that stalled */
-#define SFRAME_MAX	(16UL << 20)	/* the largest section PR_REGISTER_SFRAME takes */
+#define SFRAME_MAX	(16UL << 20)	/* the largest section sframe_register() takes */
 #define FRE_SIZE	5		/* a 4-byte start and the info byte, no offsets */
 
 static long long now_ms(void)
@@ -183,15 +185,15 @@ static void expect_error(const char *what, const struct outcome *o, int err)
 }
 
 /*
- * PR_REGISTER_SFRAME with the struct at tib and size *@arg; seen: whether the
+ * sframe_register() with the struct at tib and size *@arg; seen: whether the
  * second page of the mapping (past a struct of at most a page) was read since:
  * a read fault maps the zero page there, which mincore() reports resident.
  */
 static char *tib;
 
-static void prctl_size(int wfd, void *arg)
+static void register_size(int wfd, void *arg)
 {
-	long ret = prctl(PR_REGISTER_SFRAME, (unsigned long)tib, *(unsigned long *)arg, 0UL, 0UL);
+	long ret = syscall(__NR_sframe_register, tib, *(unsigned long *)arg);
 	int err = errno;
 	unsigned char vec = 0;
 
@@ -201,25 +203,26 @@ static void prctl_size(int wfd, void *arg)
 }
 
 /*
- * The struct size of PR_REGISTER_SFRAME is bounded: a page is taken (the tail
- * zero: the struct's fields then say nothing, EINVAL), a byte more is E2BIG, as
- * 1 TiB is, at once, without reading past the first page (the kernel used to
- * scan the whole tail for a nonzero byte, without rescheduling nor looking at
- * signals: minutes for 1 TiB). The struct lies at the start of a 1 TiB
- * read-only mapping without swap space reserved. One byte at 16 GiB is not
- * zero, so that a kernel that does scan ends there, with E2BIG (seconds with
- * KVM, about half a minute with TCG, stuck meanwhile), not after the whole TiB;
- * that it read the tail then shows in the second page, mapped since.
+ * The struct size of sframe_register() names a version of the struct: any
+ * other size, a page, a byte more or 1 TiB, is EINVAL at once, without
+ * reading past the first page (the prctl this call replaced scanned the
+ * tail of a larger struct for a nonzero byte, without rescheduling nor
+ * looking at signals: minutes for 1 TiB). The struct lies at the start of
+ * a 1 TiB read-only mapping without swap space reserved. One byte at
+ * 16 GiB is not zero, so that a kernel that does scan ends there (seconds
+ * with KVM, about half a minute with TCG, stuck meanwhile), not after the
+ * whole TiB; that it read the tail then shows in the second page, mapped
+ * since.
  */
-static void test_prctl_e2big(void)
+static void test_register_size(void)
 {
 	static const struct {
 		unsigned long size;
 		int err;
 	} cases[] = {
 		{ 4096, EINVAL },
-		{ 4097, E2BIG },
-		{ 1UL << 40, E2BIG },
+		{ 4097, EINVAL },
+		{ 1UL << 40, EINVAL },
 	};
 	const unsigned long stop = 16UL << 30;
 	struct outcome o;
@@ -236,8 +239,8 @@ static void test_prctl_e2big(void)
 	}
 	tib[stop] = 1;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		snprintf(what, sizeof(what), "PR_REGISTER_SFRAME of size %#lx", cases[i].size);
-		if (watched(what, prctl_size, (void *)&cases[i].size, &o))
+		snprintf(what, sizeof(what), "sframe_register() of size %#lx", cases[i].size);
+		if (watched(what, register_size, (void *)&cases[i].size, &o))
 			continue;
 		expect_error(what, &o, cases[i].err);
 		check(!o.seen, "%s: the kernel read past the first page of the struct%s", what,
@@ -289,7 +292,7 @@ static unsigned long make_section(unsigned char *sec, unsigned char *text, unsig
 /* A section and its code: 16 MiB of section, 4 MiB of code above it */
 struct sframe_area {
 	unsigned char *sec, *text;
-	struct prctl_sframe args;
+	struct sframe_setup args;
 };
 
 static int map_section(struct sframe_area *a, unsigned long nfres)
@@ -316,7 +319,7 @@ static void unmap_section(struct sframe_area *a)
 
 static long register_section(struct sframe_area *a)
 {
-	return prctl(PR_REGISTER_SFRAME, (unsigned long)&a->args, sizeof(a->args), 0UL, 0UL);
+	return syscall(__NR_sframe_register, &a->args, sizeof(a->args));
 }
 
 /* Register the section once, send the outcome */
@@ -356,7 +359,7 @@ static unsigned long max_fde_fres(void)
 }
 
 /*
- * Whole-section validation at PR_REGISTER_SFRAME honours the per-function FRE
+ * Whole-section validation at sframe_register() honours the per-function FRE
  * limit of lookups (max_fde_fres): a function of that many FREs is registered,
  * one of a FRE more is refused with EINVAL, and so is one of ~3.3 M FREs (a
  * 16 MiB section), at once; a process registering the latter again and again is
@@ -499,8 +502,8 @@ int main(int argc, char **argv)
 	/* the subtests, which tests/run.sh runs as sframe-NAME */
 	static const struct subtest tests[] = {
 #ifdef __x86_64__
-		/* PR_REGISTER_SFRAME's struct size: E2BIG above a page, at once (1 TiB too) */
-		{ "prctl-e2big", test_prctl_e2big, SUBTEST_64 },
+		/* sframe_register()'s struct size: EINVAL for no version, at once (1 TiB too) */
+		{ "register-size", test_register_size, SUBTEST_64 },
 		/*
 		 * whole-section validation: the per-function FRE limit, at once; killable
 		 * within a function's FREs

@@ -7,8 +7,8 @@
  * program, ld.so and every library it loads, at start and at every
  * dlopen(). For each object without SFrame of its own, the section
  * converted from its .eh_frame is taken from the cache (one file per build
- * ID, sfcache.c), mapped and handed to the kernel with
- * prctl(PR_REGISTER_SFRAME); the vDSO's too. The kernel forgets a section
+ * ID, sfcache.c), mapped and handed to the kernel with the
+ * sframe_register() system call; the vDSO's too. The kernel forgets a section
  * when its object is unmapped (dlclose()) and at exec; the mapping holding
  * the section is unmapped after the dlclose() that unmapped the object
  * (la_activity(LA_ACT_CONSISTENT)).
@@ -22,7 +22,7 @@
  *   SFRAME_AUDIT_DEBUG  if set, one line per object on stderr
  *   SFRAME_AUDIT_KEEP   if set, sections the kernel refuses stay mapped as if
  *                       registered: to measure the helper's cost on a kernel
- *                       without PR_REGISTER_SFRAME (make sframe-conv-bench)
+ *                       without sframe_register() (make sframe-conv-bench)
  *
  * It is cheap where it runs most, at a program's start with a warm cache:
  * it links nothing, not even libc (the dynamic linker loads a second libc
@@ -35,7 +35,7 @@
  * .eh_frame_hdr; it opens the object's file only on a cache miss (or
  * for the section headers of an object without .eh_frame_hdr). The cache
  * file is mapped shared and read-only, as it is (sfcache.c: function
- * starts relative to the text, PR_SFRAME_TEXT_RELATIVE). The environment
+ * starts relative to the text, SFRAME_SETUP_TEXT_RELATIVE). The environment
  * and the auxiliary vector it finds above the initial stack (ld.so's
  * __libc_stack_end).
  *

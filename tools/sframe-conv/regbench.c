@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * regbench: what PR_REGISTER_SFRAME costs a process, for converted sections.
+ * regbench: what sframe_register() costs a process, for converted sections.
  *
  *   regbench [-n RUNS] OBJECT...
  *
@@ -9,7 +9,7 @@
  * cache file mapped shared, as the LD_AUDIT helper maps it. Then RUNS
  * children of this process (fork(): the section's pages are in the page
  * cache, not yet mapped in the child, as in a new process) each time one
- * prctl(PR_REGISTER_SFRAME), which checks the section whole, and exit.
+ * sframe_register(), which checks the section whole, and exit.
  * Prints per object the section's size, FDEs and FREs, and the min and
  * median time of a registration (CLOCK_MONOTONIC: run it under QEMU's
  * -icount for repeatable figures), and the median per FDE (the kernel
@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -141,7 +140,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	elf_version(EV_CURRENT);
-	printf("PR_REGISTER_SFRAME, %d registrations each, in new processes:\n", runs);
+	printf("sframe_register(), %d registrations each, in new processes:\n", runs);
 	for (i = optind; i < argc; i++)
 		fail |= bench(argv[i], dir, runs);
 	/* The cache files made */

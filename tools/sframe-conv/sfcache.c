@@ -12,7 +12,7 @@
  *
  * The file is mapped shared and read-only, wherever the kernel puts it:
  * the section's function starts are offsets from the object's text, which
- * PR_SFRAME_TEXT_RELATIVE tells the kernel, so its bytes are the same in
+ * SFRAME_SETUP_TEXT_RELATIVE tells the kernel, so its bytes are the same in
  * every process and the page cache's pages are all there is of it.
  *
  * The cache is trusted only as far as nobody but the user can write to it:
@@ -203,17 +203,17 @@ int sfcache_map_cached(int dirfd, const char *name, const struct sfcache_key *ke
 
 int sfconv_register(const struct sfconv_loaded *l)
 {
-	struct prctl_sframe args = {
+	struct sframe_setup args = {
 		.sframe_start = (uint64_t)l->sframe,
 		.sframe_size = l->sframe_size,
 		.text_start = l->text_start,
 		.text_size = l->text_size,
-		.flags = PR_SFRAME_TEXT_RELATIVE,
+		.flags = SFRAME_SETUP_TEXT_RELATIVE,
 	};
 
 	if (!l->sframe_size)
 		return -ENODATA;
-	return sf_prctl(PR_REGISTER_SFRAME, (unsigned long)&args, sizeof(args), 0, 0);
+	return SF_SYS(__NR_sframe_register, &args, SFRAME_SETUP_SIZE_VER1, 0, 0, 0, 0);
 }
 
 void sfconv_unload(struct sfconv_loaded *l)

@@ -2,8 +2,8 @@
 /*
  * Converted SFrame sections at run time, without libc (libsframe-audit.so)
  * or with it (sfload.c, the converter): the cache directory, a cache file
- * checked and mapped, the section handed to the kernel (PR_REGISTER_SFRAME
- * with PR_SFRAME_TEXT_RELATIVE).
+ * checked and mapped, the section handed to the kernel (sframe_register()
+ * with SFRAME_SETUP_TEXT_RELATIVE).
  */
 #ifndef SFCACHE_H
 #define SFCACHE_H
@@ -27,7 +27,7 @@
  */
 #define SFCACHE_MAGIC		(SFCONV_VERSION_DEFAULT == 2 ? "SFCONV\2\7" : "SFCONV\3\7")
 
-/* The largest section the kernel takes (PR_REGISTER_SFRAME: -EFBIG) */
+/* The largest section the kernel takes (sframe_register(): -EFBIG) */
 #define SFCACHE_SECTION_MAX	(16 << 20)
 
 /* What a section is made from: a cache file is used only for the same */
@@ -61,19 +61,28 @@ struct sfcache_hdr {
 	uint32_t converted;
 };
 
-/* The PR_REGISTER_SFRAME interface (include/uapi/linux/prctl.h) */
-#ifndef PR_REGISTER_SFRAME
-#define PR_REGISTER_SFRAME	0x53465247	/* "SFRG" */
-struct prctl_sframe {
+/* The sframe_register() system call (include/uapi/linux/sframe.h) */
+#ifndef SFRAME_SETUP_SIZE_VER0
+struct sframe_setup {
 	uint64_t sframe_start;
 	uint64_t sframe_size;
 	uint64_t text_start;
 	uint64_t text_size;
-	uint64_t flags;
+	uint64_t flags;		/* version 1 */
 };
+#define SFRAME_SETUP_SIZE_VER0	32
+#define SFRAME_SETUP_SIZE_VER1	40
+#define SFRAME_SETUP_TEXT_RELATIVE	(1ULL << 0)
 #endif
-#ifndef PR_SFRAME_TEXT_RELATIVE
-#define PR_SFRAME_TEXT_RELATIVE	(1ULL << 0)
+/*
+ * Its numbers where the C library's headers do not have them yet (x86-64;
+ * the same on every kernel base the series is carried on)
+ */
+#ifndef __NR_sframe_register
+#define __NR_sframe_register	473
+#endif
+#ifndef __NR_sframe_unregister
+#define __NR_sframe_unregister	474
 #endif
 
 /**

@@ -3,7 +3,7 @@
  * sfconv: SFrame sections from the DWARF CFI (.eh_frame) of x86-64 ELF
  * objects that were not built with SFrame (sfconv.c: the CFI reader
  * cfi_read.c, the SFrame writer sframe_write.c), cached and handed to the
- * kernel (PR_REGISTER_SFRAME) by sfload.c with what sfcache.h and sfelf.h
+ * kernel (sframe_register()) by sfload.c with what sfcache.h and sfelf.h
  * declare (which libsframe-audit.so uses without libc and libdw).
  *
  * The CIEs and FDEs are decoded, and each FDE's CFI program run once, by
@@ -85,7 +85,7 @@ struct sfconv_stats {
  * @pcrel: function starts relative to where they are written
  *	(SFRAME_F_FDE_FUNC_START_PCREL), for the section at @sframe_vaddr
  *	(a link-time address of the object: a section in the ELF file);
- *	else offsets from the start of the text (PR_SFRAME_TEXT_RELATIVE)
+ *	else offsets from the start of the text (SFRAME_SETUP_TEXT_RELATIVE)
  * @sframe_vaddr: see @pcrel
  */
 struct sfconv_opts {
@@ -116,7 +116,7 @@ int sfconv_has_sframe(Elf *elf);
  * Convert the CFI of @elf for the code at [text_vaddr, text_vaddr +
  * text_size) into an SFrame section (malloc()ed, *@sframe, *@size) as @opts
  * say (NULL: version 3, function starts as offsets from @text_vaddr, for
- * PR_SFRAME_TEXT_RELATIVE). No section (*@sframe NULL, *@size 0) if no row
+ * SFRAME_SETUP_TEXT_RELATIVE). No section (*@sframe NULL, *@size 0) if no row
  * fits. Returns 0 or a negative errno value.
  */
 int sfconv_convert(Elf *elf, uint64_t text_vaddr, uint64_t text_size,

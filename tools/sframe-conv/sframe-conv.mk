@@ -13,7 +13,7 @@
 #                         with .eh_frame_hdr, without, and without section headers
 #   startbench            make sframe-conv-bench: program starts with and without the
 #                         helper
-#   regbench              make sframe-conv-regbench: PR_REGISTER_SFRAME of converted
+#   regbench              make sframe-conv-regbench: sframe_register() of converted
 #                         sections, in the VM under -icount
 
 SFCONV_SRC := $(TOP)/tools/sframe-conv

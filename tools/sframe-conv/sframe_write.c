@@ -13,8 +13,8 @@
  * understood (or malformed) is left out whole.
  *
  * The section has its FDEs sorted, function starts relative to the start
- * of the text (no SFRAME_F_FDE_FUNC_START_PCREL), for PR_REGISTER_SFRAME
- * with PR_SFRAME_TEXT_RELATIVE: its bytes do not depend on where the
+ * of the text (no SFRAME_F_FDE_FUNC_START_PCREL), for sframe_register()
+ * with SFRAME_SETUP_TEXT_RELATIVE: its bytes do not depend on where the
  * object or the section is mapped. For a section to put in the ELF file
  * (struct sfconv_opts): PC-relative starts (FUNC_START_PCREL) for its
  * address there.

@@ -93,12 +93,6 @@ static inline int sf_munmap(void *addr, size_t len)
 	return SF_SYS(SYS_munmap, addr, len, 0, 0, 0, 0);
 }
 
-static inline int sf_prctl(int op, unsigned long a, unsigned long b, unsigned long c,
-			   unsigned long d)
-{
-	return SF_SYS(SYS_prctl, op, a, b, c, d, 0);
-}
-
 static inline unsigned int sf_geteuid(void)
 {
 	return SF_SYS(SYS_geteuid, 0, 0, 0, 0, 0, 0);

@@ -10,7 +10,7 @@
  *    must be >= MIN% (90);
  *  - place the section as it is 64 GiB below the object loaded at a made-up
  *    address (function starts relative to the text), or with -p (or a
- *    reader without PR_SFRAME_TEXT_RELATIVE's SFRAME_SEC_TEXT_RELATIVE)
+ *    reader without SFRAME_SETUP_TEXT_RELATIVE's SFRAME_SEC_TEXT_RELATIVE)
  *    written with PC-relative starts for where it is (64 GiB below for V3,
  *    256 MiB for v2's 32-bit starts), and check it with the kernel's
  *    SFrame reader (kernel/unwind/sframe_reader.c, compiled in): header,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * PR_REGISTER_SFRAME, through the deferred unwinder's test interface:
+ * sframe_register(), through the deferred unwinder's test interface:
  *  - bad arguments and bad sections get their error codes;
  *  - a section converted from the .eh_frame of libsfrlib.so (no SFrame, no
  *    frame pointers) gives the exact chain sfr_req sfr_outer sfr_run
@@ -10,7 +10,7 @@
  *    assembly without CFI but with a frame pointer) ends the walk: no
  *    frame-pointer guess;
  *  - a section corrupted after registration ends the walk at the library;
- *  - function starts are relative to the text (PR_SFRAME_TEXT_RELATIVE):
+ *  - function starts are relative to the text (SFRAME_SETUP_TEXT_RELATIVE):
  *    without the flag the section is refused, with PC-relative starts too,
  *    and a copy of it far from the code gives the same chain;
  *  - dlclose() drops the registration, which can be made again for the
@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "sfconv.h"
 #include "../util.h"
@@ -84,79 +84,80 @@ static const char *const chain[] = {
 };
 static const char *const nocfi_chain[] = { "sfr_req", "sfr_nocfi" };
 
-static int reg(const void *args, unsigned long size, unsigned long arg4)
+static int reg(const void *args, unsigned long size)
 {
-	return prctl(PR_REGISTER_SFRAME, args, size, arg4, 0) ? errno : 0;
+	return syscall(__NR_sframe_register, args, size) ? errno : 0;
 }
 
 /* The error codes of bad arguments and bad sections */
 static void test_errors(const struct sfconv_loaded *l)
 {
-	struct prctl_sframe good = {
+	struct sframe_setup good = {
 		.sframe_start = (uint64_t)l->sframe, .sframe_size = l->sframe_size,
 		.text_start = l->text_start, .text_size = l->text_size,
-		.flags = PR_SFRAME_TEXT_RELATIVE,
+		.flags = SFRAME_SETUP_TEXT_RELATIVE,
 	}, a;
 	unsigned char big[sizeof(good) + 8];
-	struct prctl_sframe *low;
+	struct sframe_setup *low;
 	void *gone, *copy;
 	long ret;
 
 	a = good;
 	a.flags = 2;
-	check(reg(&a, sizeof(a), 0) == EINVAL, "unknown flag: EINVAL");
+	check(reg(&a, sizeof(a)) == EINVAL, "unknown flag: EINVAL");
 	a = good;
 	a.flags = 0;
-	check(reg(&a, sizeof(a), 0) == EINVAL,
-	      "without PR_SFRAME_TEXT_RELATIVE (functions outside the code): EINVAL");
-	check(reg(&good, sizeof(good), 1) == EINVAL, "arg4: EINVAL");
+	check(reg(&a, sizeof(a)) == EINVAL,
+	      "without SFRAME_SETUP_TEXT_RELATIVE (functions outside the code): EINVAL");
 	memcpy(big, &good, sizeof(good));
-	memset(big + sizeof(good), 1, 8);
-	check(reg(big, sizeof(big), 0) == E2BIG, "larger struct, non-zero tail: E2BIG");
-	check(reg((void *)8, sizeof(good), 0) == EFAULT, "struct not readable: EFAULT");
+	memset(big + sizeof(good), 0, 8);
+	check(reg(big, sizeof(big)) == EINVAL, "struct size of no known version: EINVAL");
+	check(reg(&good, SFRAME_SETUP_SIZE_VER0) == EINVAL,
+	      "version 0 (no flags: functions outside the code): EINVAL");
+	check(reg((void *)8, sizeof(good)) == EFAULT, "struct not readable: EFAULT");
 	a = good;
 	a.sframe_size = (16 << 20) + 1;
-	check(reg(&a, sizeof(a), 0) == EFBIG, "section over 16 MiB: EFBIG");
+	check(reg(&a, sizeof(a)) == EFBIG, "section over 16 MiB: EFBIG");
 	a = good;
 	a.text_size = 0;
-	check(reg(&a, sizeof(a), 0) == EINVAL, "no code: EINVAL");
+	check(reg(&a, sizeof(a)) == EINVAL, "no code: EINVAL");
 	a = good;
 	a.text_start = -4096UL;
 	a.text_size = 8192;
-	check(reg(&a, sizeof(a), 0) == EINVAL, "code range wraps: EINVAL");
+	check(reg(&a, sizeof(a)) == EINVAL, "code range wraps: EINVAL");
 
 	gone = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	munmap(gone, 4096);
 	a = good;
 	a.sframe_start = (uint64_t)gone;
 	a.sframe_size = 4096;
-	check(reg(&a, sizeof(a), 0) == EFAULT, "section not mapped: EFAULT");
+	check(reg(&a, sizeof(a)) == EFAULT, "section not mapped: EFAULT");
 
 	copy = malloc(l->sframe_size);
 	memcpy(copy, l->sframe, l->sframe_size);
 	((unsigned char *)copy)[0] ^= 0xff;
 	a = good;
 	a.sframe_start = (uint64_t)copy;
-	check(reg(&a, sizeof(a), 0) == EINVAL, "bad magic: EINVAL");
+	check(reg(&a, sizeof(a)) == EINVAL, "bad magic: EINVAL");
 	memcpy(copy, l->sframe, l->sframe_size);
 	((unsigned char *)copy)[3] |= 0x4;	/* SFRAME_F_FDE_FUNC_START_PCREL */
-	check(reg(&a, sizeof(a), 0) == EINVAL, "PR_SFRAME_TEXT_RELATIVE with PC-relative starts: EINVAL");
+	check(reg(&a, sizeof(a)) == EINVAL, "SFRAME_SETUP_TEXT_RELATIVE with PC-relative starts: EINVAL");
 	free(copy);
 
 	a = good;
 	a.text_size = 16;
-	check(reg(&a, sizeof(a), 0) == EINVAL, "functions outside the code range: EINVAL");
+	check(reg(&a, sizeof(a)) == EINVAL, "functions outside the code range: EINVAL");
 	a = good;
 	a.text_start = (uint64_t)l->sframe;
 	a.text_size = 4096;
-	check(reg(&a, sizeof(a), 0) == EINVAL, "code not executable: EINVAL");
+	check(reg(&a, sizeof(a)) == EINVAL, "code not executable: EINVAL");
 
-	/* A compat (int $0x80) prctl: i386's number 172, the struct below 4 GiB */
+	/* A compat (int $0x80) call: i386's number 473, the struct below 4 GiB */
 	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
 		   -1, 0);
 	*low = good;
-	asm volatile("int $0x80" : "=a"(ret) : "a"(172L), "b"((long)PR_REGISTER_SFRAME),
-		     "c"((long)low), "d"((long)sizeof(good)), "S"(0L), "D"(0L) : "memory");
+	asm volatile("int $0x80" : "=a"(ret) : "a"(473L), "b"((long)low),
+		     "c"((long)sizeof(good)) : "memory");
 	check(ret == -EOPNOTSUPP, "compat system call: EOPNOTSUPP (got %ld)", ret);
 	munmap(low, 4096);
 }
@@ -222,15 +223,15 @@ static void test_limit(void)
 	int i, n, ret = 0;
 
 	for (n = 0; n < MAX_PAGES; n++) {
-		struct prctl_sframe a;
+		struct sframe_setup a;
 
 		pages[n] = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 				-1, 0);
 		tiny_section(pages[n] + 64, pages[n]);
 		mprotect(pages[n], 4096, PROT_READ | PROT_EXEC);
-		a = (struct prctl_sframe){ .sframe_start = (uint64_t)pages[n] + 64, .sframe_size = 51,
+		a = (struct sframe_setup){ .sframe_start = (uint64_t)pages[n] + 64, .sframe_size = 51,
 					   .text_start = (uint64_t)pages[n], .text_size = 16 };
-		ret = reg(&a, sizeof(a), 0);
+		ret = reg(&a, sizeof(a));
 		if (ret)
 			break;
 	}
@@ -275,10 +276,10 @@ int main(void)
 	      s.t[0].nr >= 2 ? sym(s.t[0].ips[1]) : "-", s.t[0].nr >= 3 ? sym(s.t[0].ips[2]) : "-");
 	e0 = entries();
 	test_errors(&l);
-	check(reg(&(struct prctl_sframe){ .sframe_start = (uint64_t)l.sframe,
+	check(reg(&(struct sframe_setup){ .sframe_start = (uint64_t)l.sframe,
 					   .sframe_size = l.sframe_size, .text_start = l.text_start,
-					   .text_size = l.text_size, .flags = PR_SFRAME_TEXT_RELATIVE },
-		  sizeof(struct prctl_sframe), 0) == 0,
+					   .text_size = l.text_size, .flags = SFRAME_SETUP_TEXT_RELATIVE },
+		  sizeof(struct sframe_setup)) == 0,
 	      "register");
 	e1 = entries();
 	check(e1 == e0, "the entry for the library without SFrame replaced: %ld -> %ld", e0, e1);
@@ -303,7 +304,7 @@ int main(void)
 	check(entries() == e1 - 1, "dlclose drops the registration: %ld -> %ld", e1, entries());
 	/*
 	 * The same bytes anywhere: a copy 64 GiB below the library mapped anew
-	 * (function starts relative to the text, PR_SFRAME_TEXT_RELATIVE;
+	 * (function starts relative to the text, SFRAME_SETUP_TEXT_RELATIVE;
 	 * above, it could be past the end of the address space)
 	 */
 	h = open_lib(&l);
@@ -312,10 +313,10 @@ int main(void)
 	check(h && far != MAP_FAILED, "library mapped again, a copy of its section 64 GiB away");
 	if (h && far != MAP_FAILED) {
 		memcpy(far, l.sframe, l.sframe_size);
-		check(reg(&(struct prctl_sframe){ .sframe_start = (uint64_t)far,
+		check(reg(&(struct sframe_setup){ .sframe_start = (uint64_t)far,
 						   .sframe_size = l.sframe_size, .text_start = l.text_start,
-						   .text_size = l.text_size, .flags = PR_SFRAME_TEXT_RELATIVE },
-			  sizeof(struct prctl_sframe), 0) == 0, "register the copy");
+						   .text_size = l.text_size, .flags = SFRAME_SETUP_TEXT_RELATIVE },
+			  sizeof(struct sframe_setup)) == 0, "register the copy");
 		expect_chain("exact chain from the copy", 0, chain, 5, 0);
 		munmap(far, l.sframe_size);
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A sandboxed program: it installs a seccomp filter that kills the process
- * at prctl(), mkdir() and mkdirat() (as systemd's SystemCallFilter= kills
- * at the calls it does not allow), then dlopen()s libsfcleaf.so, calls
+ * at sframe_register(), mkdir() and mkdirat() (as systemd's
+ * SystemCallFilter= kills at the calls it does not allow: a system call
+ * it does not know is one), then dlopen()s libsfcleaf.so, calls
  * into it and dlclose()s it. Its output and exit status must be the same
  * with the LD_AUDIT helper as without (tests/cases/sfconv-seccomp.sh).
  *
@@ -24,6 +25,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifndef __NR_sframe_register
+#define __NR_sframe_register	473
+#endif
+
 static int install_filter(void)
 {
 	struct sock_filter insns[] = {
@@ -31,7 +36,7 @@ static int install_filter(void)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prctl, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sframe_register, 2, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mkdir, 1, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mkdirat, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),

@@ -2,7 +2,7 @@
 /*
  * Hostile SFrame sections against the bounds of the SFrame unwinder, through
  * the deferred unwinder's test interface ("sframe add" registers a section
- * for a code range, as sframe_add_section() does for the converter's prctl).
+ * for a code range, as sframe_add_section() does for sframe_register()).
  *
  * The "code" is a 4 GiB anonymous executable mapping that nothing executes;
  * the section (in anonymous memory just below it) has one FDE for a function

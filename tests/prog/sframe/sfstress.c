@@ -11,7 +11,7 @@
  *  - a thread maps executable "code" (anonymous, never run), writes a section for
  *    it (SFrame version 2 or 3 in turn; one function, many FREs, a random CFA
  *    offset), registers it with
- *    PR_REGISTER_SFRAME, then mutates the section's bytes, takes its pages away and
+ *    sframe_register(), then mutates the section's bytes, takes its pages away and
  *    gives them back, and unmaps it all, again and again;
  *  - a thread enters the kernel (read(2) of /dev/zero) with its frame pointer on
  *    made-up frames whose return addresses are taken from: the registered code,
@@ -37,7 +37,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,14 +47,18 @@
 #define ATTR_DEFER_OUTPUT	(1ULL << 39)
 #define CONTEXT_USER_DEFERRED	((uint64_t)-640)
 #define RECORD_CALLCHAIN_DEFERRED 22
-#define PR_REGISTER_SFRAME	0x53465247
 #define RING_PAGES		16
 #define CODE_SIZE		(64 << 10)
 #define SEC_SIZE		(64 << 10)
 #define NFRAMES			64
 #define NKVALS			256
 
-struct prctl_sframe {
+#ifndef __NR_sframe_register
+#define __NR_sframe_register	473
+#endif
+
+/* include/uapi/linux/sframe.h */
+struct sframe_setup {
 	uint64_t sframe_start, sframe_size, text_start, text_size, flags;
 };
 
@@ -103,7 +106,7 @@ static void *mutator(void *arg)
 					  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		unsigned long nfres = 1 + rnd(&seed, (SEC_SIZE - 64) / SFB_FRE_SIZE);
 		int v3 = round++ & 1;
-		struct prctl_sframe a = {
+		struct sframe_setup a = {
 			(unsigned long)sec, v3 ? sfb_size_v3(nfres) : sfb_size(nfres),
 			(unsigned long)code, CODE_SIZE, 0
 		};
@@ -112,7 +115,7 @@ static void *mutator(void *arg)
 		if (code == MAP_FAILED || sec == MAP_FAILED)
 			die("mmap");
 		write_section(v3, sec, code, nfres, 8 * (1 + rnd(&seed, 16)));
-		if (prctl(PR_REGISTER_SFRAME, &a, sizeof(a), 0, 0))
+		if (syscall(__NR_sframe_register, &a, sizeof(a)))
 			register_failed++;
 		else
 			registered++, registered_v3 += v3;
@@ -298,7 +301,7 @@ int main(int argc, char **argv)
 	int i, j;
 
 	if (sizeof(long) != 8) {
-		printf("SKIP: PR_REGISTER_SFRAME is for 64-bit tasks\n");
+		printf("SKIP: sframe_register() is for 64-bit tasks\n");
 		return 4;
 	}
 	end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 10);

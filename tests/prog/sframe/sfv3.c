@@ -2,7 +2,7 @@
 /*
  * SFrame version 3 through the deferred unwinder's test interface: a
  * hand-built V3 section (PC-relative s64 starts, FRE blobs in reverse index
- * order) registered with PR_REGISTER_SFRAME for the code of sfv3asm.S, the
+ * order) registered with sframe_register() for the code of sfv3asm.S, the
  * chain v3_outer -> v3_mid -> v3_drap -> v3_leaf, which makes the request:
  *  - v3_leaf, the topmost frame, has a flexible FDE: CFA = r10 + 0 (a
  *    register only the topmost frame has, from pt_regs), FP = *(CFA - 16)
@@ -33,13 +33,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "../util.h"
 
-#define PR_REGISTER_SFRAME	0x53465247
+#ifndef __NR_sframe_register
+#define __NR_sframe_register	473
+#endif
 
-struct prctl_sframe {
+/* include/uapi/linux/sframe.h */
+struct sframe_setup {
 	unsigned long long sframe_start, sframe_size, text_start, text_size, flags;
 };
 
@@ -199,7 +202,7 @@ int main(int argc, char **argv)
 		(unsigned long)v3_mid_ret, (unsigned long)v3_outer_ret,
 	};
 	unsigned long nwant = strcmp(mode, "regstop") ? 4 : 3;
-	struct prctl_sframe args;
+	struct sframe_setup args;
 	struct udt_state s;
 
 	if (strcmp(mode, "chain") && strcmp(mode, "signal") && strcmp(mode, "regstop") &&
@@ -212,13 +215,13 @@ int main(int argc, char **argv)
 		die("reset");
 
 	describe(mode);
-	args = (struct prctl_sframe){
+	args = (struct sframe_setup){
 		.sframe_start = (unsigned long)sec, .sframe_size = build(sec),
 		.text_start = (unsigned long)v3_text_start,
 		.text_size = v3_text_end - v3_text_start,
 	};
-	if (prctl(PR_REGISTER_SFRAME, (unsigned long)&args, sizeof(args), 0UL, 0UL)) {
-		printf("FAIL: PR_REGISTER_SFRAME: %s\n", strerror(errno));
+	if (syscall(__NR_sframe_register, &args, sizeof(args))) {
+		printf("FAIL: sframe_register(): %s\n", strerror(errno));
 		return 1;
 	}
 
