@@ -36,7 +36,11 @@ changes() {
 	awk '/^\+\+\+ /{f=$2} /^[-+]/ && !/^(\+\+\+|---) /{print f" "$0}' "$1" |
 		grep -v -E '^b/tools/(perf|lib/perf|include)/' || true
 }
-subject() { sed -n 's/^Subject: \[[^]]*\] //p' "$1" | head -1; }
+# (the whole header: format-patch wraps it where its prefix's length says)
+subject() {
+	awk '/^Subject: / { s = $0; f = 1; next } f && /^ / { s = s $0; next } f { exit }
+		END { sub(/^Subject: \[[^]]*\] /, "", s); print s }' "$1"
+}
 
 same=0 differ=0
 for d712 in "$top"/patches/*/; do

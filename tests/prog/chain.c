@@ -6,6 +6,8 @@
  *        chain spin N    spin N loops in user space in noframe_spin with the frame
  *                        pointer cleared and the return address undefined in
  *                        its .eh_frame: a walk there finds exactly one frame
+ *        chain exec      main -> exec_a -> exec_b -> exec_c -> execve(2) of itself
+ *                        (a raw system call in exec_c), the new image doing nothing
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -24,7 +26,25 @@ NOINLINE void func_c(void)
 	keep_frame();
 }
 
+NOINLINE void exec_c(char **argv)
+{
+	extern char **environ;
 
+	raw_syscall3(SYS_execve, (long)"/proc/self/exe", (long)argv, (long)environ);
+	keep_frame();
+}
+
+NOINLINE void exec_b(char **argv)
+{
+	exec_c(argv);
+	barrier();
+}
+
+NOINLINE void exec_a(char **argv)
+{
+	exec_b(argv);
+	barrier();
+}
 
 NOINLINE void noframe_spin(long n)
 {
@@ -53,6 +73,12 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "spin")) {
 		noframe_spin(atol(argv[2]));
 		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "exec")) {
+		char *again[] = { argv[0], "0", NULL };
+
+		exec_a(again);
+		return 1;
 	}
 	n = argc > 1 ? atol(argv[1]) : 1000;
 
