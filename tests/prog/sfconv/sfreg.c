@@ -274,15 +274,20 @@ int main(void)
 	      !strcmp(sym(s.t[0].ips[2]), "sfr_outer"),
 	      "without a section, .eh_frame, then frame pointers: %s %s",
 	      s.t[0].nr >= 2 ? sym(s.t[0].ips[1]) : "-", s.t[0].nr >= 3 ? sym(s.t[0].ips[2]) : "-");
-	e0 = entries();
 	test_errors(&l);
+	/*
+	 * The count is of every mm's entries: another process's may go
+	 * meanwhile (one ending), none comes (nothing else starts). An entry
+	 * added instead of the replaced one would make it grow.
+	 */
+	e0 = entries();
 	check(reg(&(struct sframe_setup){ .sframe_start = (uint64_t)l.sframe,
 					   .sframe_size = l.sframe_size, .text_start = l.text_start,
 					   .text_size = l.text_size, .flags = SFRAME_SETUP_TEXT_RELATIVE },
 		  sizeof(struct sframe_setup)) == 0,
 	      "register");
 	e1 = entries();
-	check(e1 == e0, "the entry for the library without SFrame replaced: %ld -> %ld", e0, e1);
+	check(e1 <= e0, "the entry for the library without SFrame replaced: %ld -> %ld", e0, e1);
 	check(sfconv_register(&l) == -EEXIST, "register again: EEXIST");
 	expect_chain("exact chain", 0, chain, 5, 0);
 	expect_chain("ends at the address without a rule", 1, nocfi_chain, 2, 1);
