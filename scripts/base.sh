@@ -2,7 +2,9 @@
 #   base_pkg      Debian's source package (linux-source-X.Y)
 #   base_tar      its tarball, once fetched
 #   base_tree     the working tree (a git repository, tag "base" = the pristine source)
-#   base_patches  the series directory (its "series" file lists the patches)
+#   base_patches  the series directory (its "series" file lists the patches of the
+#                 postable series; "harness.series" those of the test harness, applied
+#                 on top: the test interface the guest tests use, never posted)
 #   base_sfx      the suffix of this base's outputs under build/ (kernel-FLAVOUR$sfx, ...)
 #   base_perf     make variables its perf is built with (array)
 # 6.12 is installed on the host by scripts/deps.sh; 7.3 is fetched by
@@ -30,6 +32,20 @@ case $BASE in
 	exit 2 ;;
 esac
 export BASE
+
+# base_series_list [FILE...]: the patches FILEs list (default: series harness.series), in order
+base_series_list() {
+	local f files=("$@")
+	[ $# -gt 0 ] || files=(series harness.series)
+	for f in "${files[@]}"; do
+		[ ! -f "$base_patches/$f" ] || grep -v '^#' "$base_patches/$f" | sed '/^$/d'
+	done
+}
+# base_series_end: the commit of the tree that ends the postable series (the series file;
+# the harness's commits follow it)
+base_series_end() {
+	git -C "$base_tree" rev-list --reverse base..HEAD | sed -n "$(base_series_list series | wc -l)p"
+}
 
 # base_mainline SCRIPT ARG...: run SCRIPT again on the base as it is, none of the series
 # (the flavour "mainline": 7.3 as it is, for comparison): the tree's tag "base" checked

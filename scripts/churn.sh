@@ -5,13 +5,14 @@
 # / lines added by the series as a whole. A series that adds a line a later patch
 # of it removes or changes counts that line twice. Also the largest patch of each
 # series in changed lines outside tests (tools/testing, tools/perf/tests, tests).
-# Usage: [BASE=7.3] churn.sh   (the commits base..HEAD, in the series of the series file)
+# Usage: [BASE=7.3] churn.sh   (the commits of the series file, from base; not the harness)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/base.sh"
 tree=$base_tree
-commits=($(git -C "$tree" rev-list --reverse base..HEAD))
-series=$(grep -v '^#' "$base_patches/series" | sed '/^$/d; s|/.*||' | uniq -c)
+end=$(base_series_end)
+commits=($(git -C "$tree" rev-list --reverse "base..$end"))
+series=$(base_series_list series | sed 's|/.*||' | uniq -c)
 [ "$(echo "$series" | awk '{n+=$1} END{print n}')" = "${#commits[@]}" ] ||
 	{ echo "churn: patches/series and base..HEAD differ in length (make export?)" >&2; exit 1; }
 
@@ -32,6 +33,6 @@ while read -r n name; do
 		'BEGIN{printf "%-22s %7d %7d %5.1f%% %9d\n", s, n, w, w ? 100*(a-w)/w : 0, m}'
 	sum_all=$((sum_all + sum)) i=$((i + n))
 done <<< "$series"
-whole=$(added base HEAD)
+whole=$(added base "$end")
 awk -v n="${#commits[@]}" -v a="$sum_all" -v w="$whole" \
 	'BEGIN{printf "%-22s %7d %7d %5.1f%%\n", "all", n, w, 100*(a-w)/w}'

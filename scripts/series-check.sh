@@ -1,9 +1,10 @@
 #!/bin/bash
 # Check that every patch of the series stands on its own: for each commit of
-# base..HEAD of $BASE's tree (scripts/base.sh; or of the revision range given), in order, build the
+# the postable series of $BASE's tree (scripts/base.sh; or of the revision range given), in order, build the
 # default kernel (and perf when the commit touches perf or the tools headers it uses)
 # and run checkpatch.pl --strict on the commit.
-# Usage: [BASE=7.3] series-check.sh [REVISION-RANGE]   (default: base..HEAD)
+# Usage: [BASE=7.3] series-check.sh [REVISION-RANGE]   (default: the postable series,
+# base..the commit that ends it; the test harness's commits after it are not checked)
 # The commits are checked out in a scratch worktree, build/series-check/linux (7.3:
 # build/series-check-7.3/), and built incrementally into its kernel/ and perf/, so a run after the first one only
 # rebuilds what the commits change. Logs: build/series-check/logs/. Builds run under
@@ -15,7 +16,7 @@ tree=$base_tree
 dir=$top/build/series-check$base_sfx
 wt=$dir/linux
 logs=$dir/logs
-range=${1:-base..HEAD}
+range=${1:-base..$(base_series_end)}
 [ -d "$tree/.git" ] || { echo "series-check: no $tree (make tree)" >&2; exit 1; }
 
 commits=$(git -C "$tree" rev-list --reverse "$range")
@@ -40,8 +41,8 @@ fi
 
 # The series each commit is in (the series file: DIR/patch), if the commits are the series'
 series_of=()
-if [ "$range" = base..HEAD ] && [ -f "$base_patches/series" ]; then
-	mapfile -t series_of < <(grep -v '^#' "$base_patches/series" | sed '/^$/d; s|/.*||')
+if [ -z "${1:-}" ]; then
+	mapfile -t series_of < <(base_series_list series | sed 's|/.*||')
 fi
 
 # A warning of the compiler in a file the commit changes fails the commit, like an error.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Prepare the working tree of $BASE (scripts/base.sh; 6.12: build/linux): a git
 # repository whose first commit (tag "base") is the pristine Debian source, with the
-# base's series (patches/series, patches-7.3/series) applied on top.
+# base's series (patches/series, patches-7.3/series) applied on top, then the test
+# harness's patches (harness.series: the test interface the guest tests use).
 # Usage: [BASE=7.3] tree.sh [--reset | --keep-work]   (--reset re-applies the series from
 # scratch; --keep-work leaves a tree with commits or changes not in the series as it is,
 # with a note, where tree.sh would refuse)
@@ -19,7 +20,7 @@ flock 9
 
 patch_ids() { # stable patch ids of the series files, in order
 	while read -r p; do git patch-id --stable < "$patches/$p" | cut -d' ' -f1; done \
-		< <(grep -v '^#' "$patches/series" 2>/dev/null | sed '/^$/d')
+		< <(base_series_list)
 }
 tree_ids() {
 	git -C "$tree" log --reverse --format=%H base..HEAD |
@@ -48,7 +49,7 @@ if [ ! -d "$tree/.git" ]; then
 fi
 
 if [ "${1:-}" != --reset ] && [ "$(tree_ids)" = "$(patch_ids)" ]; then
-	echo "tree: $tree is up to date with ${patches#"$top"/}/series ($(patch_ids | grep -c . || true) patches)"
+	echo "tree: $tree is up to date with ${patches#"$top"/}/series and harness.series ($(patch_ids | grep -c . || true) patches)"
 	exit 0
 fi
 
@@ -65,11 +66,12 @@ if [ "${1:-}" != --reset ]; then
 	fi
 fi
 
-echo "tree: applying ${patches#"$top"/}/series to $tree"
+echo "tree: applying ${patches#"$top"/}/series and harness.series to $tree"
 git -C "$tree" am --abort >/dev/null 2>&1 || true
 git -C "$tree" reset -q --hard base
 while read -r p; do
 	git -C "$tree" "${ident[@]}" am -q -3 --committer-date-is-author-date "$patches/$p" || {
 		echo "tree: $p does not apply; resolve in $tree or run 'git -C $tree am --abort'" >&2; exit 1; }
-done < <(grep -v '^#' "$patches/series" 2>/dev/null | sed '/^$/d')
-echo "tree: $(git -C "$tree" rev-list --count base..HEAD) patches applied"
+done < <(base_series_list)
+echo "tree: $(git -C "$tree" rev-list --count base..HEAD) patches applied" \
+	"($(base_series_list series | wc -l) of the series, $(base_series_list harness.series | wc -l) of the harness)"

@@ -78,6 +78,32 @@ function kernel_has(addr, sym, n, ksym,   grp, have, ng, g, i, found) {
 	return found == ng
 }'
 
+# event_user_frames PERF_SCRIPT_OUTPUT COMMS: per sample of a task whose comm is one of
+# COMMS (a|b), from `perf script -F comm,tid,event,ip,sym,dso`: "EVENT SYM@DSO ...", its
+# event and its user frames innermost first (DSO's file name; kernel frames left out)
+event_user_frames() {
+	perf_samples "$1" | awk -F '\t' -v comms="$2" '
+	{
+		n = frames(addr, sym)
+		if ($1 !~ ("^(" comms ") ")) next
+		ev = $1
+		sub(/:[^:]*$/, "", ev)
+		sub(/.* /, "", ev)
+		line = ev
+		for (i = 1; i <= n; i++) {
+			if (addr[i] ~ /^ffff/) continue
+			split($(i + 1), f, "(")
+			d = f[length(f)]
+			sub(/\)$/, "", d)
+			sub(/.*\//, "", d)
+			s = sym[i]
+			sub(/\+0x[0-9a-f]+$/, "", s)
+			line = line " " s "@" d
+		}
+		print line
+	}'"$FRAMES_AWK"
+}
+
 # path_report PERF_SCRIPT_OUTPUT COMM KSYMS WANT: samples=S good=G bad=B, S the samples
 # of COMM whose kernel part has the functions KSYMS (a+b|c: a, and b or c) and does not
 # read a file over 9p, G those whose user part, up to main with repeats counted

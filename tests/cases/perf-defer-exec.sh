@@ -16,26 +16,7 @@ before=$(splats)
 	fail "perf script failed: $(tail -n 1 script.err)"
 # Per sample of chain (named exe after it execs /proc/self/exe): the event, then its
 # user frames (SYM@DSO-basename)
-perf_samples script.txt | awk -F '\t' '
-	{
-		n = frames(addr, sym)
-		if ($1 !~ /^(chain|exe) /) next
-		ev = $1
-		sub(/:[^:]*$/, "", ev)
-		sub(/.* /, "", ev)
-		line = ev
-		for (i = 1; i <= n; i++) {
-			if (addr[i] ~ /^ffff/) continue
-			split($(i + 1), f, "(")
-			d = f[length(f)]
-			sub(/\)$/, "", d)
-			sub(/.*\//, "", d)
-			s = sym[i]
-			sub(/\+0x[0-9a-f]+$/, "", s)
-			line = line " " s "@" d
-		}
-		print line
-	}'"$FRAMES_AWK" > samples.txt
+event_user_frames script.txt 'chain|exe' > samples.txt
 cat samples.txt
 enter=$(grep -c '^syscalls:sys_enter_execve ' samples.txt)
 exit_=$(grep -c '^syscalls:sys_exit_execve ' samples.txt)

@@ -8,8 +8,15 @@
  *                        its .eh_frame: a walk there finds exactly one frame
  *        chain exec      main -> exec_a -> exec_b -> exec_c -> execve(2) of itself
  *                        (a raw system call in exec_c), the new image doing nothing
+ *        chain migrate N main -> mig_a -> mig_b -> to_cpu0 | to_cpu1 ->
+ *                        sched_setaffinity(2) of itself to CPU 0 (first, then after
+ *                        each move to CPU 1) or CPU 1 (N times): each call to CPU 1
+ *                        enters the kernel on CPU 0 and returns to user space on
+ *                        CPU 1 (a raw system call in to_cpu0 and to_cpu1)
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -46,6 +53,43 @@ NOINLINE void exec_a(char **argv)
 	barrier();
 }
 
+static inline __attribute__((always_inline)) void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (raw_syscall3(SYS_sched_setaffinity, 0, sizeof(set), (long)&set))
+		exit(1);
+}
+
+NOINLINE void to_cpu0(void)
+{
+	pin(0);
+	keep_frame();
+}
+
+NOINLINE void to_cpu1(void)
+{
+	pin(1);
+	keep_frame();
+}
+
+NOINLINE void mig_b(int cpu)
+{
+	if (cpu)
+		to_cpu1();
+	else
+		to_cpu0();
+	barrier();
+}
+
+NOINLINE void mig_a(int cpu)
+{
+	mig_b(cpu);
+	barrier();
+}
+
 NOINLINE void noframe_spin(long n)
 {
 	unsigned long saved;
@@ -79,6 +123,15 @@ int main(int argc, char **argv)
 
 		exec_a(again);
 		return 1;
+	}
+	if (argc > 2 && !strcmp(argv[1], "migrate")) {
+		n = atol(argv[2]);
+		mig_a(0);
+		for (i = 0; i < n; i++) {
+			mig_a(1);
+			mig_a(0);
+		}
+		return 0;
 	}
 	n = argc > 1 ? atol(argv[1]) : 1000;
 
