@@ -9,7 +9,8 @@
 . "$TOP/tests/lib.sh"
 # subject|why it is no fix
 not_fixes='unwind_user/x86: Recognise a topmost frame without its frame pointer|a new arch hook: a frame pointer walk cannot know a frame not set up yet
-unwind_deferred: Tell a tracer whether it was called back, give it the trace|helpers for the fix that follows it (03/0005)
+unwind_deferred: Tell a tracer whether its callback has run|a helper the late sample fix needs (its Cc: stable names it)
+unwind_deferred: Give a tracer the user stack unwound in this entry|a helper the exec and late sample fixes need (their Cc: stable names it)
 perf: Copy a deferred callchain'"'"'s entries to the buffer at once|speed: the record is byte-identical
 selftests/perf_events: Add a test of deferred user callchains|a test
 perf tools: Let live tools hold deferred callchain samples|for perf top --call-graph fp,defer (the next patch)
