@@ -21,6 +21,9 @@
  *          DEPTH (default 24) + 1 frames deep
  *        ehchain chain [DEPTH]
  *          the chain once
+ *        ehchain quiet MS
+ *          as spin, without the backtrace() of the first call and its
+ *          output (the fuzz of the objects' .eh_frame: libgcc reads it)
  * Both print, from the first call of the leaf, the real chain as libgcc's
  * DWARF unwinder (backtrace()) finds it, each frame with the function it is
  * in (checked with dladdr()):
@@ -187,7 +190,12 @@ FN void parse_args(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "chain";
 
-	if (!strcmp(mode, "spin")) {
+	if (!strcmp(mode, "quiet")) {
+		if (argc < 3)
+			die("usage: ehchain quiet MS");
+		run_ms = atol(argv[2]);
+		printed = 1;
+	} else if (!strcmp(mode, "spin")) {
 		if (argc < 3)
 			die("usage: ehchain spin MS [DEPTH [SPIN]]");
 		run_ms = atol(argv[2]);
@@ -200,7 +208,7 @@ FN void parse_args(int argc, char **argv)
 			depth = atol(argv[2]);
 		spin = 1;
 	} else {
-		die("usage: ehchain spin MS [DEPTH [SPIN]] | ehchain chain [DEPTH]");
+		die("usage: ehchain spin MS [DEPTH [SPIN]] | chain [DEPTH] | quiet MS");
 	}
 	if (depth < 0 || depth > MAX_FRAMES - 16 || spin < 1)
 		die("DEPTH out of 0..240 or SPIN < 1");
