@@ -4,13 +4,13 @@
 # entry (syscalls:sys_enter_sched_setaffinity) is taken on the CPU the call enters on;
 # the task work that writes its PERF_RECORD_CALLCHAIN_DEFERRED runs on the way out, on
 # the CPU the call moved the task to, and writes it to that CPU's side-band events, as
-# mmap and comm records are (03/0001). perf record -a gets every record, and so does
-# perf record -C 0, whose side-band event (dummy:u, defer_output) perf opens on every
-# CPU because tasks migrate: each of the CPU 0 samples of the calls to CPU 1 gets its
-# record from CPU 1, and perf script merges the whole chain into every sample. (A
-# consumer of the system call that opens events on CPU 0 only would not get those
-# records, as it gets no mmap record of a task on CPU 1: 03/0001's message.) chain is
-# not perf's workload (perf would follow a workload with a task-bound event): perf
+# mmap and comm records are ("perf: Write deferred callchain records to CPU-wide
+# events"). perf record -a gets every record, and so does perf record -C 0, whose
+# side-band event (dummy:u, defer_output) perf opens on every CPU because tasks
+# migrate: each of the CPU 0 samples of the calls to CPU 1 gets its record from CPU 1,
+# and perf script merges the whole chain into every sample. (A consumer of the system
+# call that opens events on CPU 0 only would not get those records, as it gets no mmap
+# record of a task on CPU 1: that patch's message.) chain is not perf's workload (perf would follow a workload with a task-bound event): perf
 # records system-wide, enabled through its control FIFO before chain starts.
 . "$TOP/tests/lib.sh"
 [ "$(nproc)" -ge 2 ] || skip "one CPU"
