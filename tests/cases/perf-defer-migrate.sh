@@ -10,8 +10,9 @@
 # migrate: each of the CPU 0 samples of the calls to CPU 1 gets its record from CPU 1,
 # and perf script merges the whole chain into every sample. (A consumer of the system
 # call that opens events on CPU 0 only would not get those records, as it gets no mmap
-# record of a task on CPU 1: that patch's message.) chain is not perf's workload (perf would follow a workload with a task-bound event): perf
-# records system-wide, enabled through its control FIFO before chain starts.
+# record of a task on CPU 1: that patch's message.) chain is not perf's workload (perf
+# would follow a workload with a task-bound event): perf records system-wide, enabled
+# through its control FIFO before chain starts.
 . "$TOP/tests/lib.sh"
 [ "$(nproc)" -ge 2 ] || skip "one CPU"
 n=20
