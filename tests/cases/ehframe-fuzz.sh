@@ -8,12 +8,14 @@
 # asks for a deferred unwind). The variants run as the original does (only unwind data
 # changed); the kernel must neither splat (the harness scans the log; on the debug
 # kernel KASAN, UBSAN, lockdep) nor hang (each variant within 60 s), and no frame of
-# a user callchain is a kernel address. Prints each mutation's count and the slowest
-# variant beside the unmutated program.
+# a user callchain is a kernel address (120 variants, 60 on the debug kernel). Prints
+# each mutation's count and the slowest variant beside the unmutated program.
+# timeout: 900
 . "$TOP/tests/lib.sh"
 dir=$BIN/ehframe
 [ -x "$dir/ehchain" ] && [ -x "$BIN/ehmutate" ] || fail "ehchain or ehmutate not built"
-n=${EHFUZZ_N:-120}
+# the debug kernel runs each variant about 5x slower: fewer of them there
+n=${EHFUZZ_N:-$(per_flavour 120 60)}
 before=$(splats)
 mkdir -p fuzz
 cat > fuzz/loop.sh <<'LOOP'
