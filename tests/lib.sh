@@ -80,7 +80,8 @@ function kernel_has(addr, sym, n, ksym,   grp, have, ng, g, i, found) {
 
 # event_user_frames PERF_SCRIPT_OUTPUT COMMS: per sample of a task whose comm is one of
 # COMMS (a|b), from `perf script -F comm,tid,event,ip,sym,dso`: "EVENT SYM@DSO ...", its
-# event and its user frames innermost first (DSO's file name; kernel frames left out)
+# event and its user frames innermost first (DSO's file name; kernel frames left out;
+# perf script --no-inline, as script_frames, for 7.3's perf)
 event_user_frames() {
 	perf_samples "$1" | awk -F '\t' -v comms="$2" '
 	{

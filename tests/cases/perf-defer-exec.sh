@@ -12,7 +12,7 @@ before=$(splats)
 "$PERF" record -q -e syscalls:sys_enter_execve,syscalls:sys_exit_execve --call-graph fp,defer \
 	-o perf.data -- "$BIN/chain" exec > record.out 2>&1 ||
 	{ cat record.out; fail "perf record failed"; }
-"$PERF" script -i perf.data -F comm,tid,event,ip,sym,dso > script.txt 2> script.err ||
+"$PERF" script --no-inline -i perf.data -F comm,tid,event,ip,sym,dso > script.txt 2> script.err ||
 	fail "perf script failed: $(tail -n 1 script.err)"
 # Per sample of chain (named exe after it execs /proc/self/exe): the event, then its
 # user frames (SYM@DSO-basename)

@@ -34,7 +34,7 @@ record() { # NAME PERF-RECORD-OPTIONS...: samples of chain in NAME.samples
 	echo stop >&3
 	wait "$perf_pid" || { cat "$name.out"; fail "perf record $* failed"; }
 	exec 3>&- 4>&-
-	"$PERF" script -i "$name.data" -F comm,tid,event,ip,sym,dso > "$name.txt" 2> "$name.err" ||
+	"$PERF" script --no-inline -i "$name.data" -F comm,tid,event,ip,sym,dso > "$name.txt" 2> "$name.err" ||
 		fail "perf script of the $name recording failed: $(tail -n 1 "$name.err")"
 	event_user_frames "$name.txt" chain > "$name.samples"
 	echo "$name: $(wc -l < "$name.samples") samples; by their user frames:"
