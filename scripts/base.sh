@@ -44,7 +44,10 @@ base_series_list() {
 # base_series_end: the commit of the tree that ends the postable series (the series file;
 # the harness's commits follow it)
 base_series_end() {
-	git -C "$base_tree" rev-list --reverse base..HEAD | sed -n "$(base_series_list series | wc -l)p"
+	local c
+	c=$(git -C "$base_tree" rev-list --reverse base..HEAD | sed -n "$(base_series_list series | wc -l)p")
+	[ -n "$c" ] || { echo "$base_tree has fewer commits than the series (make tree)" >&2; return 1; }
+	echo "$c"
 }
 
 # base_mainline SCRIPT ARG...: run SCRIPT again on the base as it is, none of the series

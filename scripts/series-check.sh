@@ -16,8 +16,8 @@ tree=$base_tree
 dir=$top/build/series-check$base_sfx
 wt=$dir/linux
 logs=$dir/logs
-range=${1:-base..$(base_series_end)}
 [ -d "$tree/.git" ] || { echo "series-check: no $tree (make tree)" >&2; exit 1; }
+range=${1:-base..$(base_series_end)}
 
 commits=$(git -C "$tree" rev-list --reverse "$range")
 [ -n "$commits" ] || { echo "series-check: no commits in $range" >&2; exit 1; }

@@ -27,12 +27,15 @@ record() { # NAME PERF-RECORD-OPTIONS...: samples of chain in NAME.samples
 		-e syscalls:sys_enter_sched_setaffinity --call-graph fp,defer \
 		-o "$name.data" > "$name.out" 2>&1 &
 	perf_pid=$!
+	# a failure below leaves no system-wide perf running into the next tests
+	trap 'kill "$perf_pid" 2> /dev/null' EXIT
 	echo enable >&3
-	read -r answer <&4 || fail "perf record $*: no answer to enable"
+	answer=$(timeout 60 head -n 1 <&4) || fail "perf record $*: no answer to enable"
 	[ "$answer" = ack ] || fail "perf record $*: '$answer' to enable"
 	"$BIN/chain" migrate "$n" || fail "chain migrate failed"
 	echo stop >&3
 	wait "$perf_pid" || { cat "$name.out"; fail "perf record $* failed"; }
+	trap - EXIT
 	exec 3>&- 4>&-
 	"$PERF" script --no-inline -i "$name.data" -F comm,tid,event,ip,sym,dso > "$name.txt" 2> "$name.err" ||
 		fail "perf script of the $name recording failed: $(tail -n 1 "$name.err")"

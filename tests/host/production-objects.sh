@@ -22,12 +22,15 @@ tree=$TOP/build/linux wt=$TOP/build/linux-series
 n=$(grep -v '^#' "$TOP/patches/series" | sed '/^$/d' | wc -l)
 end=$(git -C "$tree" rev-list --reverse base..HEAD | sed -n "${n}p")
 [ -n "$end" ] || skip "build/linux has fewer commits than patches/series (make tree)"
-[ -e "$wt/.git" ] || git -C "$tree" worktree add -q --detach "$wt" "$end"
-git -C "$wt" checkout -q -f --detach "$end"
+if ! git -C "$wt" checkout -q -f --detach "$end" 2> /dev/null; then
+	rm -rf "$wt"
+	git -C "$tree" worktree prune
+	git -C "$tree" worktree add -q --detach "$wt" "$end" || fail "cannot check out $end in $wt"
+fi
 echo "the series alone: $(git -C "$wt" log -1 --format='%h %s')"
 # built as if it were build/linux (mounted over it in a mount namespace of its own), so
 # that the compiler cache serves it (the sources' path is part of what ccache hashes)
-export KERNEL_OUT="$out" KERNEL_TARGETS="$(echo $objs)"
+export BASE=6.12 KERNEL_OUT="$out" KERNEL_TARGETS="$(echo $objs)"
 if unshare -m true 2>/dev/null; then
 	unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh "$wt" "$tree" \
 		"$TOP/scripts/build-kernel.sh" production

@@ -44,5 +44,6 @@ for b in 6.12 7.3; do
 		fi
 	done
 done
+[ "$n" -gt 0 ] || fail "no patches of fix series found"
 [ -z "$bad" ] || fail "patches of fix series with neither Fixes: nor a reason:$bad"
 echo "PASS: $n patches of fix series: $tagged with Fixes:, $listed listed as no fix"

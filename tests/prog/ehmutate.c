@@ -104,12 +104,20 @@ int main(int argc, char **argv)
 
 	eh64 = (Elf64_Ehdr *)img;
 	if (size < sizeof(*eh64) || memcmp(img, ELFMAG, SELFMAG) || img[EI_CLASS] != ELFCLASS64 ||
-	    eh64->e_shoff + (size_t)eh64->e_shnum * sizeof(*sh) > size || eh64->e_shstrndx >= eh64->e_shnum)
+	    eh64->e_shoff > size || (size - eh64->e_shoff) / sizeof(*sh) < eh64->e_shnum ||
+	    eh64->e_shstrndx >= eh64->e_shnum)
 		die("not a 64-bit ELF object with section headers");
 	sh = (Elf64_Shdr *)(img + eh64->e_shoff);
+	if (sh[eh64->e_shstrndx].sh_offset > size ||
+	    sh[eh64->e_shstrndx].sh_size > size - sh[eh64->e_shstrndx].sh_offset)
+		die("section names outside the file");
 	strtab = (const char *)img + sh[eh64->e_shstrndx].sh_offset;
 	for (i = 0; i < eh64->e_shnum; i++) {
 		const char *name = strtab + sh[i].sh_name;
+
+		if (sh[i].sh_name >= sh[eh64->e_shstrndx].sh_size ||
+		    !memchr(name, 0, sh[eh64->e_shstrndx].sh_size - sh[i].sh_name))
+			continue;
 
 		if (!strcmp(name, ".eh_frame_hdr")) {
 			hdr = sh[i].sh_offset;
