@@ -23,6 +23,12 @@ no_new_splats() {
 	[ "$after" = "$1" ] || { dmesg | tail -n 60; fail "kernel splat: $1 -> $after lines"; }
 }
 
+# base_sh BASE FUNCTION ARG...: a function of scripts/base.sh (bash) on that base, e.g.
+# base_series_end (the commit that ends the postable series) or base_series_list FILE
+base_sh() {
+	BASE=$1 bash -c 'top=$1; shift; . "$top/scripts/base.sh"; "$@"' sh "$TOP" "$2" "$3"
+}
+
 # The kernel flavour the guest runs (default or debug), which scripts/check.sh passes
 flavour() {
 	echo "${FLAVOUR:-default}"

@@ -60,21 +60,21 @@ awk '$1 == "v0" { base = $3 } $1 != "v0" && $3 > max { max = $3; which = $1 " " 
 perf_samples script.txt | awk -F '\t' '
 	$1 !~ /^ *ehchain/ { next }
 	{
+		n = frames(addr, sym)
 		samples++
 		user = 0
-		for (i = 2; i <= NF; i++) {
-			split($i, f, " ")
-			if (f[1] !~ /^[0-9a-f]+$/) continue
-			if (f[1] ~ /^ffff/ && length(f[1]) == 16) {
+		for (i = 1; i <= n; i++) {
+			if (addr[i] !~ /^[0-9a-f]+$/) continue
+			if (addr[i] ~ /^ffff/ && length(addr[i]) == 16) {
 				if (user) { bad++; if (bad <= 3) print "kernel address in a user callchain: " $0 > "/dev/stderr" }
 			} else {
 				user++
-				frames++
+				nframes++
 			}
 		}
 		if (user > 1) deep++
 	}
-	END { printf "%d samples of the variants, %d with more than one user frame, %d user frames, %d kernel values among them\n", samples, deep, frames, bad + 0
-		exit !(samples > 0 && bad == 0) }' || fail "no samples of the variants, or kernel values in user callchains"
+	END { printf "%d samples of the variants, %d with more than one user frame, %d user frames, %d kernel values among them\n", samples, deep, nframes, bad + 0
+		exit !(samples > 0 && bad == 0) }'"$FRAMES_AWK" || fail "no samples of the variants, or kernel values in user callchains"
 no_new_splats "$before"
 echo "PASS: $n hostile .eh_frame variants: no splat, no hang, no kernel value in a user stack"

@@ -19,9 +19,7 @@ pattern='sframe_stats|unwind_stats|unwind_deferred_test|sframe_test_|unwind_defe
 
 [ -f "$test_kernel/kernel/unwind/sframe.o" ] || skip "no test kernel built in $test_kernel"
 tree=$TOP/build/linux wt=$TOP/build/linux-series
-n=$(grep -v '^#' "$TOP/patches/series" | sed '/^$/d' | wc -l)
-end=$(git -C "$tree" rev-list --reverse base..HEAD | sed -n "${n}p")
-[ -n "$end" ] || skip "build/linux has fewer commits than patches/series (make tree)"
+end=$(base_sh 6.12 base_series_end) || skip "build/linux has fewer commits than patches/series (make tree)"
 if ! git -C "$wt" checkout -q -f --detach "$end" 2> /dev/null; then
 	rm -rf "$wt"
 	git -C "$tree" worktree prune

@@ -17,13 +17,13 @@ for b in 6.12 7.3; do
 	case $b in 6.12) t=$TOP/build/linux p=$TOP/patches ;; *) t=$TOP/build/linux-7.3 p=$TOP/patches-7.3 ;; esac
 	[ -d "$t/.git" ] || continue
 	name=${t#"$TOP"/}
-	grep -v '^#' "$p/series" | grep '^harness/' && fail "$b: the series file lists harness patches"
-	n=$(grep -v '^#' "$p/series" | sed '/^$/d' | wc -l)
-	h=$(grep -v '^#' "$p/harness.series" 2>/dev/null | sed '/^$/d' | wc -l)
+	base_sh $b base_series_list series | grep '^harness/' && fail "$b: the series file lists harness patches"
+	n=$(base_sh $b base_series_list series | wc -l)
+	h=$(base_sh $b base_series_list harness.series | wc -l)
 	[ "$h" -gt 0 ] || fail "$b: no harness.series"
 	[ "$(git -C "$t" rev-list --count base..HEAD)" -eq $((n + h)) ] ||
 		skip "$name: not the $n + $h patches of the series and the harness (make tree)"
-	end=$(git -C "$t" rev-list --reverse base..HEAD | sed -n "${n}p")
+	end=$(base_sh $b base_series_end)
 	found=$(git -C "$t" grep -n -E "$names" "$end" -- . ':!tools' ':!Documentation' || true)
 	[ -z "$found" ] || fail "$name: the series alone ($end) has test-interface names: $found"
 	git -C "$t" cat-file -e "$end:kernel/unwind/test.c" 2>/dev/null &&
