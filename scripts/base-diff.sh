@@ -36,10 +36,8 @@ changes() {
 	awk '/^\+\+\+ /{f=$2} /^[-+]/ && !/^(\+\+\+|---) /{print f" "$0}' "$1" |
 		grep -v -E '^b/tools/(perf|lib/perf|include)/' || true
 }
-# (the whole header: format-patch wraps it where its prefix's length says)
 subject() {
-	awk '/^Subject: / { s = $0; f = 1; next } f && /^ / { s = s $0; next } f { exit }
-		END { sub(/^Subject: \[[^]]*\] /, "", s); print s }' "$1"
+	awk -f "$top/scripts/patch-subject.awk" "$1"
 }
 
 same=0 differ=0

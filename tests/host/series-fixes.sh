@@ -21,8 +21,7 @@ tracing: Add the user_unwind_cookie and user_unwind_stack entries|a new feature
 tracing: Look up the file and file offset of user stack frames|a new feature
 tracing: Add userstacktrace_delay for deferred user stack traces|a new feature'
 subject() { # the whole Subject header, without its [PATCH] prefix
-	awk '/^Subject: / { s = $0; f = 1; next } f && /^ / { s = s $0; next } f { exit }
-		END { sub(/^Subject: \[[^]]*\] /, "", s); print s }' "$1"
+	awk -f "$TOP/scripts/patch-subject.awk" "$1"
 }
 bad= n=0 tagged=0 listed=0
 for b in 6.12 7.3; do
